@@ -1,0 +1,671 @@
+//! Board geometry: holes on a lattice, their names, the jumps along lattice lines, the
+//! symmetry group, and positions written as pictures or hole lists.
+//!
+//! A board is a finite set of lattice cells `(row, col)` (rows from the top, 0-based). The
+//! holes are numbered in reading order (row by row, left to right); a *position* is the set
+//! of holes holding a peg, stored as a bit mask [`Pegs`] with bit `i` for hole `i`.
+//!
+//! Triangular boards use skewed ("axial") coordinates: row `r` of `tri:N` holds the columns
+//! `0..=r`, and the six lattice directions are left/right, up/down and the diagonal
+//! up-left/down-right. In a board file a triangle is therefore drawn left-justified:
+//!
+//! ```text
+//! lattice: triangular
+//! .
+//! oo
+//! ooo
+//! ```
+
+use crate::error::{Error, Result};
+use crate::symmetry::{LatticeMap, Symmetry};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A position as a bit mask over the board's holes (bit `i` set = hole `i` holds a peg).
+/// Boards have at most [`MAX_HOLES`] holes.
+pub type Pegs = u128;
+
+/// The largest number of holes a board may have.
+pub const MAX_HOLES: usize = 128;
+
+/// The lines along which pegs jump.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lattice {
+    /// Orthogonal jumps only (english, french, wiegleb, lines).
+    Square,
+    /// Orthogonal and both diagonal jumps.
+    SquareDiagonal,
+    /// The triangular lattice in axial coordinates: six directions.
+    Triangular,
+}
+
+impl Lattice {
+    /// The unit steps `(drow, dcol)` along which a peg may jump (both senses).
+    ///
+    /// ```
+    /// use pegsol::board::Lattice;
+    /// assert_eq!(Lattice::Square.directions().len(), 4);
+    /// assert_eq!(Lattice::Triangular.directions().len(), 6);
+    /// ```
+    pub fn directions(self) -> &'static [(i32, i32)] {
+        match self {
+            Lattice::Square => &[(0, 1), (1, 0), (0, -1), (-1, 0)],
+            Lattice::SquareDiagonal => &[
+                (0, 1),
+                (1, 1),
+                (1, 0),
+                (1, -1),
+                (0, -1),
+                (-1, -1),
+                (-1, 0),
+                (-1, 1),
+            ],
+            Lattice::Triangular => &[(0, 1), (1, 1), (1, 0), (0, -1), (-1, -1), (-1, 0)],
+        }
+    }
+
+    /// The name used in board files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lattice::Square => "square",
+            Lattice::SquareDiagonal => "square-diagonal",
+            Lattice::Triangular => "triangular",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Lattice> {
+        match s {
+            "square" => Some(Lattice::Square),
+            "square-diagonal" => Some(Lattice::SquareDiagonal),
+            "triangular" => Some(Lattice::Triangular),
+            _ => None,
+        }
+    }
+}
+
+/// One jump: the peg in `from` jumps over `over` into the empty hole `to` (hole indices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Jump {
+    pub from: usize,
+    pub over: usize,
+    pub to: usize,
+}
+
+impl Jump {
+    /// The three holes the jump touches, as a mask.
+    pub fn mask(self) -> Pegs {
+        bit(self.from) | bit(self.over) | bit(self.to)
+    }
+
+    /// Whether the jump is legal in `pegs`.
+    pub fn is_legal(self, pegs: Pegs) -> bool {
+        pegs & self.mask() == bit(self.from) | bit(self.over)
+    }
+}
+
+/// The bit of hole `i`.
+pub fn bit(i: usize) -> Pegs {
+    1u128 << i
+}
+
+/// A board: its holes, jumps, symmetry group and default start.
+#[derive(Clone, Debug)]
+pub struct Board {
+    name: String,
+    lattice: Lattice,
+    cells: Vec<(i32, i32)>,
+    index: HashMap<(i32, i32), usize>,
+    jumps: Vec<Jump>,
+    symmetries: Vec<Symmetry>,
+    default_empty: Vec<usize>,
+}
+
+/// The smallest and largest triangle sides accepted by `tri:N`.
+pub const TRI_SIDES: std::ops::RangeInclusive<usize> = 3..=15;
+/// The shortest and longest strips accepted by `line:L`.
+pub const LINE_LENGTHS: std::ops::RangeInclusive<usize> = 3..=128;
+
+impl Board {
+    /// Builds a board from its cells; computes the jumps and the symmetry group.
+    ///
+    /// ```
+    /// use pegsol::board::{Board, Lattice};
+    /// let cells = vec![(0, 0), (0, 1), (0, 2)];
+    /// let b = Board::new("strip", Lattice::Square, cells, vec![0]).unwrap();
+    /// assert_eq!((b.holes(), b.jumps().len(), b.symmetries().len()), (3, 2, 2));
+    /// ```
+    pub fn new(
+        name: &str,
+        lattice: Lattice,
+        mut cells: Vec<(i32, i32)>,
+        default_empty_cells: Vec<usize>,
+    ) -> Result<Board> {
+        if cells.is_empty() {
+            return Err(Error::input(format!("board {name} has no holes")));
+        }
+        if cells.len() > MAX_HOLES {
+            return Err(Error::input(format!(
+                "board {name} has {} holes; at most {MAX_HOLES} are supported",
+                cells.len()
+            )));
+        }
+        let empty_cells: Vec<(i32, i32)> = default_empty_cells.iter().map(|&i| cells[i]).collect();
+        cells.sort();
+        let index: HashMap<(i32, i32), usize> =
+            cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        let mut jumps = Vec::new();
+        for (from, &(r, c)) in cells.iter().enumerate() {
+            for &(dr, dc) in lattice.directions() {
+                if let (Some(&over), Some(&to)) = (
+                    index.get(&(r + dr, c + dc)),
+                    index.get(&(r + 2 * dr, c + 2 * dc)),
+                ) {
+                    jumps.push(Jump { from, over, to });
+                }
+            }
+        }
+        let mut default_empty: Vec<usize> = empty_cells.iter().map(|c| index[c]).collect();
+        default_empty.sort_unstable();
+        let symmetries = crate::symmetry::board_group(lattice, &cells, &index);
+        Ok(Board {
+            name: name.to_string(),
+            lattice,
+            cells,
+            index,
+            jumps,
+            symmetries,
+            default_empty,
+        })
+    }
+
+    /// Parses a board spec: `tri:N`, `line:L`, `english`, `french`, `wiegleb`, or the path
+    /// of a board file.
+    ///
+    /// ```
+    /// let b = pegsol::board::Board::from_spec("tri:5").unwrap();
+    /// assert_eq!((b.holes(), b.symmetries().len()), (15, 6));
+    /// let e = pegsol::board::Board::from_spec("english").unwrap();
+    /// assert_eq!((e.holes(), e.jumps().len(), e.symmetries().len()), (33, 76, 8));
+    /// ```
+    pub fn from_spec(spec: &str) -> Result<Board> {
+        if let Some(n) = spec.strip_prefix("tri:") {
+            let n = parse_size_in(spec, n, TRI_SIDES)?;
+            let cells = (0..n as i32)
+                .flat_map(|r| (0..=r).map(move |c| (r, c)))
+                .collect();
+            return Board::new(spec, Lattice::Triangular, cells, vec![0]);
+        }
+        if let Some(n) = spec.strip_prefix("line:") {
+            let n = parse_size_in(spec, n, LINE_LENGTHS)?;
+            let cells = (0..n as i32).map(|c| (0, c)).collect();
+            return Board::new(spec, Lattice::Square, cells, vec![0]);
+        }
+        let picture: Option<&[&str]> = match spec {
+            "english" => Some(&[
+                "  ooo  ", "  ooo  ", "ooooooo", "ooo.ooo", "ooooooo", "  ooo  ", "  ooo  ",
+            ]),
+            "french" => Some(&[
+                "  ooo  ", " ooooo ", "ooooooo", "ooo.ooo", "ooooooo", " ooooo ", "  ooo  ",
+            ]),
+            "wiegleb" => Some(&[
+                "   ooo   ",
+                "   ooo   ",
+                "   ooo   ",
+                "ooooooooo",
+                "oooo.oooo",
+                "ooooooooo",
+                "   ooo   ",
+                "   ooo   ",
+                "   ooo   ",
+            ]),
+            _ => None,
+        };
+        if let Some(rows) = picture {
+            return Board::from_picture(spec, Lattice::Square, rows.iter().copied(), spec);
+        }
+        let path = Path::new(spec);
+        if path.is_file() {
+            return Board::from_file(path);
+        }
+        Err(Error::input(format!(
+            "unknown board '{spec}': expected tri:N, line:L, english, french, wiegleb or a board file"
+        )))
+    }
+
+    /// Reads a board file (see the README for the format).
+    pub fn from_file(path: &Path) -> Result<Board> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::input(format!("cannot read board file {}: {e}", path.display())))?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string());
+        Board::parse_file(&name, &text).map_err(|e| match e {
+            Error::Input(msg) => Error::input(format!("board file {}: {msg}", path.display())),
+            other => other,
+        })
+    }
+
+    /// Parses the text of a board file: `#` comments, an optional `lattice:` line, then the
+    /// picture (`o` peg, `.` empty hole, space or `-` no hole).
+    ///
+    /// ```
+    /// let b = pegsol::board::Board::parse_file("t3", "lattice: triangular\n.\noo\nooo\n").unwrap();
+    /// assert_eq!((b.holes(), b.symmetries().len(), b.start_name(b.default_start())), (6, 6, "a1".to_string()));
+    /// ```
+    pub fn parse_file(name: &str, text: &str) -> Result<Board> {
+        let mut lattice = Lattice::Square;
+        let mut rows = Vec::new();
+        for (lineno, line) in text.lines().enumerate() {
+            let trimmed = line.trim();
+            if trimmed.starts_with('#') {
+                continue;
+            }
+            if let Some(value) = trimmed.strip_prefix("lattice:") {
+                if !rows.is_empty() {
+                    return Err(Error::input(format!(
+                        "line {}: 'lattice:' must come before the picture",
+                        lineno + 1
+                    )));
+                }
+                lattice = Lattice::parse(value.trim()).ok_or_else(|| {
+                    Error::input(format!(
+                        "line {}: unknown lattice '{}' (square, square-diagonal, triangular)",
+                        lineno + 1,
+                        value.trim()
+                    ))
+                })?;
+                continue;
+            }
+            if trimmed.is_empty() && rows.is_empty() {
+                continue;
+            }
+            rows.push(line.trim_end());
+        }
+        while rows.last().is_some_and(|r| r.is_empty()) {
+            rows.pop();
+        }
+        Board::from_picture(name, lattice, rows.into_iter(), name)
+    }
+
+    fn from_picture<'a>(
+        name: &str,
+        lattice: Lattice,
+        rows: impl Iterator<Item = &'a str>,
+        what: &str,
+    ) -> Result<Board> {
+        let mut cells = Vec::new();
+        let mut empty = Vec::new();
+        for (r, row) in rows.enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                match ch {
+                    ' ' | '-' => continue,
+                    '.' => empty.push(cells.len()),
+                    ch if is_peg_char(ch) => {}
+                    other => {
+                        return Err(Error::input(format!(
+                            "row {} column {}: unexpected character '{other}' (use o for a peg, . for an empty hole, space or - for no hole)",
+                            r + 1,
+                            c + 1
+                        )));
+                    }
+                }
+                cells.push((r as i32, c as i32));
+            }
+        }
+        if cells.is_empty() {
+            return Err(Error::input(format!("{what}: the picture has no holes")));
+        }
+        Board::new(name, lattice, cells, empty)
+    }
+
+    /// The spec or file name the board was made from.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The lattice of the board.
+    pub fn lattice(&self) -> Lattice {
+        self.lattice
+    }
+
+    /// Number of holes.
+    pub fn holes(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The cells `(row, col)` of the holes, in hole order.
+    pub fn cells(&self) -> &[(i32, i32)] {
+        &self.cells
+    }
+
+    /// The hole at a cell, if any.
+    pub fn hole_at(&self, cell: (i32, i32)) -> Option<usize> {
+        self.index.get(&cell).copied()
+    }
+
+    /// Every jump of the board (each direction counted separately).
+    pub fn jumps(&self) -> &[Jump] {
+        &self.jumps
+    }
+
+    /// The symmetry group: every lattice map sending the board onto itself, identity first.
+    pub fn symmetries(&self) -> &[Symmetry] {
+        &self.symmetries
+    }
+
+    /// The mask with every hole holding a peg.
+    pub fn full(&self) -> Pegs {
+        if self.holes() == 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.holes()) - 1
+        }
+    }
+
+    /// The default start: every hole full except the board's default empty holes
+    /// (`a1` on triangles and lines, the centre on english, french and wiegleb).
+    pub fn default_start(&self) -> Pegs {
+        self.start_with_empty(&self.default_empty)
+    }
+
+    /// The position with every hole full except `empty`.
+    pub fn start_with_empty(&self, empty: &[usize]) -> Pegs {
+        empty.iter().fold(self.full(), |p, &h| p & !bit(h))
+    }
+
+    /// The name of a hole: column letter(s) then row number, e.g. `d4`.
+    ///
+    /// ```
+    /// let e = pegsol::board::Board::from_spec("english").unwrap();
+    /// assert_eq!(e.hole_name(e.hole("d4").unwrap()), "d4");
+    /// ```
+    pub fn hole_name(&self, hole: usize) -> String {
+        let (r, c) = self.cells[hole];
+        format!("{}{}", column_name(c as usize), r + 1)
+    }
+
+    /// Finds a hole by name (`a1`, `d4`, ...).
+    pub fn hole(&self, name: &str) -> Result<usize> {
+        let off = || {
+            Error::input(format!(
+                "hole '{name}' is not on board {} ({} holes, {}..{})",
+                self.name,
+                self.holes(),
+                self.hole_name(0),
+                self.hole_name(self.holes() - 1)
+            ))
+        };
+        let name = name.trim().to_ascii_lowercase();
+        let split = name
+            .find(|ch: char| !ch.is_ascii_lowercase())
+            .ok_or_else(off)?;
+        let (letters, digits) = name.split_at(split);
+        if letters.is_empty() || digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+            return Err(off());
+        }
+        let col = letters
+            .bytes()
+            .try_fold(0usize, |acc, b| {
+                acc.checked_mul(26)?.checked_add((b - b'a' + 1) as usize)
+            })
+            .ok_or_else(off)?
+            - 1;
+        let row: usize = digits.parse().map_err(|_| off())?;
+        if row == 0 || col > i32::MAX as usize || row > i32::MAX as usize {
+            return Err(off());
+        }
+        self.hole_at((row as i32 - 1, col as i32)).ok_or_else(off)
+    }
+
+    /// The start position with the named holes empty (the default start when `names` is
+    /// empty).
+    pub fn start_from_names(&self, names: &[String]) -> Result<Pegs> {
+        if names.is_empty() {
+            return Ok(self.default_start());
+        }
+        let holes = names
+            .iter()
+            .map(|n| self.hole(n))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(self.start_with_empty(&holes))
+    }
+
+    /// The empty holes of a position, named and joined by `+` (e.g. `a1` or `c3+d4`).
+    pub fn start_name(&self, pegs: Pegs) -> String {
+        let names: Vec<String> = (0..self.holes())
+            .filter(|&h| pegs & bit(h) == 0)
+            .map(|h| self.hole_name(h))
+            .collect();
+        if names.is_empty() {
+            "none".into()
+        } else {
+            names.join("+")
+        }
+    }
+
+    /// Where hole `h` is drawn in text: (line, column). Triangular boards are drawn centred
+    /// (one space between holes), square boards with one space between columns.
+    fn draw_at(&self, hole: usize) -> (usize, usize) {
+        let (r, c) = self.cells[hole];
+        let min_r = self.cells.iter().map(|x| x.0).min().unwrap_or(0);
+        match self.lattice {
+            Lattice::Triangular => {
+                let min_x = self
+                    .cells
+                    .iter()
+                    .map(|&(r, c)| 2 * c - r)
+                    .min()
+                    .unwrap_or(0);
+                ((r - min_r) as usize, (2 * c - r - min_x) as usize)
+            }
+            _ => {
+                let min_c = self.cells.iter().map(|x| x.1).min().unwrap_or(0);
+                ((r - min_r) as usize, 2 * (c - min_c) as usize)
+            }
+        }
+    }
+
+    /// Draws the board with one label per hole. Holes are placed on a grid of half-cells
+    /// ([`Board::draw_at`]); a half-cell is wide enough that neighbours never touch.
+    fn draw(&self, label: impl Fn(usize) -> String) -> String {
+        let labels: Vec<String> = (0..self.holes()).map(label).collect();
+        let width = labels.iter().map(|l| l.len()).max().unwrap_or(1);
+        let step = (width + 1).div_ceil(2);
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        for (h, text) in labels.iter().enumerate() {
+            let (line, x) = self.draw_at(h);
+            if lines.len() <= line {
+                lines.resize(line + 1, Vec::new());
+            }
+            let (row, at) = (&mut lines[line], x * step);
+            if row.len() < at + width {
+                row.resize(at + width, b' ');
+            }
+            let pad = width - text.len();
+            row[at + pad..at + width].copy_from_slice(text.as_bytes());
+        }
+        lines
+            .into_iter()
+            .map(|l| String::from_utf8_lossy(&l).trim_end().to_string() + "\n")
+            .collect()
+    }
+
+    /// The board with the name of every hole, as `pegsol board` prints it.
+    pub fn draw_names(&self) -> String {
+        self.draw(|h| self.hole_name(h))
+    }
+
+    /// A position drawn on the board: `o` a peg, `.` an empty hole.
+    ///
+    /// ```
+    /// let b = pegsol::board::Board::from_spec("tri:3").unwrap();
+    /// assert_eq!(b.draw_position(b.default_start()), "  .\n o o\no o o\n");
+    /// ```
+    pub fn draw_position(&self, pegs: Pegs) -> String {
+        self.draw(|h| if pegs & bit(h) != 0 { "o" } else { "." }.to_string())
+    }
+
+    /// A position as a one-line picture in the board-file alphabet, rows joined by `/`
+    /// (e.g. `./oo/ooo` for tri:3 with `a1` empty).
+    pub fn picture(&self, pegs: Pegs) -> String {
+        let min_r = self.cells.iter().map(|x| x.0).min().unwrap_or(0);
+        let min_c = self.cells.iter().map(|x| x.1).min().unwrap_or(0);
+        let mut rows: Vec<Vec<char>> = Vec::new();
+        for (h, &(r, c)) in self.cells.iter().enumerate() {
+            let (r, c) = ((r - min_r) as usize, (c - min_c) as usize);
+            if rows.len() <= r {
+                rows.resize(r + 1, Vec::new());
+            }
+            if rows[r].len() <= c {
+                rows[r].resize(c + 1, ' ');
+            }
+            rows[r][c] = if pegs & bit(h) != 0 { 'o' } else { '.' };
+        }
+        rows.iter()
+            .map(|r| r.iter().collect::<String>())
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// Parses a position: a picture with rows joined by `/` (as [`Board::picture`] writes
+    /// it), or a list of empty holes joined by `+` or `,` (every other hole full).
+    ///
+    /// ```
+    /// let b = pegsol::board::Board::from_spec("tri:3").unwrap();
+    /// let p = b.parse_position("./oo/ooo").unwrap();
+    /// assert_eq!(p, b.parse_position("a1").unwrap());
+    /// ```
+    pub fn parse_position(&self, text: &str) -> Result<Pegs> {
+        let text = text.trim();
+        let is_picture = text.contains('/')
+            || (!text.is_empty()
+                && text
+                    .chars()
+                    .all(|c| c == '.' || c == '-' || c == ' ' || is_peg_char(c)));
+        if !is_picture {
+            let names: Vec<String> = text
+                .split(['+', ','])
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect();
+            if names.is_empty() {
+                return Err(Error::input(format!("empty position '{text}'")));
+            }
+            return self.start_from_names(&names);
+        }
+        let min_r = self.cells.iter().map(|x| x.0).min().unwrap_or(0);
+        let min_c = self.cells.iter().map(|x| x.1).min().unwrap_or(0);
+        let mut pegs: Pegs = 0;
+        let mut seen = 0usize;
+        for (r, row) in text.split('/').enumerate() {
+            for (c, ch) in row.chars().enumerate() {
+                if ch == ' ' || ch == '-' {
+                    continue;
+                }
+                let hole = self
+                    .hole_at((r as i32 + min_r, c as i32 + min_c))
+                    .ok_or_else(|| {
+                        Error::input(format!(
+                            "position '{text}': row {} column {} is not a hole of {}",
+                            r + 1,
+                            c + 1,
+                            self.name
+                        ))
+                    })?;
+                match ch {
+                    '.' => {}
+                    ch if is_peg_char(ch) => pegs |= bit(hole),
+                    other => {
+                        return Err(Error::input(format!(
+                            "position '{text}': unexpected character '{other}'"
+                        )));
+                    }
+                }
+                seen += 1;
+            }
+        }
+        if seen != self.holes() {
+            return Err(Error::input(format!(
+                "position '{text}' names {seen} holes; board {} has {}",
+                self.name,
+                self.holes()
+            )));
+        }
+        Ok(pegs)
+    }
+
+    /// The image of a position under a symmetry.
+    pub fn transform(&self, sym: &Symmetry, pegs: Pegs) -> Pegs {
+        sym.perm()
+            .iter()
+            .enumerate()
+            .filter(|&(h, _)| pegs & bit(h) != 0)
+            .fold(0, |acc, (_, &img)| acc | bit(img))
+    }
+
+    /// The lattice maps of the board's symmetries (for display and tests).
+    pub fn symmetry_maps(&self) -> Vec<LatticeMap> {
+        self.symmetries.iter().map(|s| s.map()).collect()
+    }
+
+    /// The classes of holes under the symmetry group, each sorted, ordered by smallest hole.
+    ///
+    /// ```
+    /// let b = pegsol::board::Board::from_spec("tri:5").unwrap();
+    /// let sizes: Vec<usize> = b.hole_classes().iter().map(|c| c.len()).collect();
+    /// assert_eq!(sizes, vec![3, 6, 3, 3]);
+    /// ```
+    pub fn hole_classes(&self) -> Vec<Vec<usize>> {
+        let mut seen = vec![false; self.holes()];
+        let mut classes = Vec::new();
+        for h in 0..self.holes() {
+            if seen[h] {
+                continue;
+            }
+            let mut class: Vec<usize> = self.symmetries.iter().map(|s| s.perm()[h]).collect();
+            class.sort_unstable();
+            class.dedup();
+            for &x in &class {
+                seen[x] = true;
+            }
+            classes.push(class);
+        }
+        classes
+    }
+}
+
+/// Characters that stand for a hole with a peg in pictures.
+fn is_peg_char(ch: char) -> bool {
+    matches!(ch, 'o' | 'O' | 'I' | 'x' | 'X' | '*')
+}
+
+/// Column letters: `a`..`z`, then `aa`, `ab`, ... (bijective base 26).
+///
+/// ```
+/// assert_eq!(pegsol::board::column_name(0), "a");
+/// assert_eq!(pegsol::board::column_name(26), "aa");
+/// ```
+pub fn column_name(mut col: usize) -> String {
+    let mut letters = Vec::new();
+    loop {
+        letters.push(b'a' + (col % 26) as u8);
+        if col < 26 {
+            break;
+        }
+        col = col / 26 - 1;
+    }
+    letters.reverse();
+    String::from_utf8(letters).expect("ascii")
+}
+
+fn parse_size_in(spec: &str, n: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize> {
+    match n.parse::<usize>() {
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(Error::input(format!(
+            "board '{spec}': size must be a whole number from {} to {}",
+            range.start(),
+            range.end()
+        ))),
+    }
+}

@@ -1,0 +1,164 @@
+//! The command line: clap parses the arguments into validated options, each command runs
+//! the computation and hands the result to an exporter in [`crate::output`].
+
+use crate::board::Board;
+use crate::engine::{self, CountOptions};
+use crate::error::{Error, Result};
+use crate::{memory, output};
+use clap::{Args, Parser, Subcommand};
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Exhaustive peg solitaire: exact counts of games, wins and end states.
+#[derive(Debug, Parser)]
+#[command(name = "pegsol", version, about, arg_required_else_help = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count every game from a start: positions, games, wins, pegs left, finishing holes.
+    Count(CountArgs),
+    /// Show a board: hole names, number of holes and jumps, symmetry group, start.
+    Board(BoardArgs),
+}
+
+/// The board and start shared by the commands.
+#[derive(Debug, Args)]
+struct StartArgs {
+    /// Board: tri:N (N = 3..15), line:L (L = 3..128), english, french, wiegleb, or a board file.
+    #[arg(long, short, default_value = "tri:5", value_name = "SPEC")]
+    board: String,
+    /// An empty hole at the start (repeatable). Default: a1 on triangles and lines, the
+    /// centre on english, french and wiegleb, the marked holes of a board file.
+    #[arg(long = "hole", value_name = "CELL")]
+    holes: Vec<String>,
+}
+
+impl StartArgs {
+    fn resolve(&self) -> Result<(Board, crate::board::Pegs)> {
+        let board = Board::from_spec(&self.board)?;
+        let start = board.start_from_names(&self.holes)?;
+        Ok((board, start))
+    }
+}
+
+#[derive(Debug, Args)]
+struct CountArgs {
+    #[command(flatten)]
+    start: StartArgs,
+    /// Worker threads (0 = one per core). Results are identical for every value.
+    #[arg(long, short = 'j', default_value_t = 0)]
+    threads: usize,
+    /// Write summary.csv, pegs_left.csv, finish.csv and depth.csv into DIR (created if
+    /// missing; each file replaced atomically).
+    #[arg(long, value_name = "DIR")]
+    csv: Option<PathBuf>,
+    /// Refuse the run when its tables would need more than SIZE (e.g. 8G). Default: 80% of
+    /// the memory available.
+    #[arg(long, value_name = "SIZE", value_parser = memory::parse)]
+    max_memory: Option<u64>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct BoardArgs {
+    /// Board: tri:N, line:L, english, french, wiegleb, or a board file.
+    #[arg(value_name = "SPEC", default_value = "tri:5")]
+    spec: String,
+    /// An empty hole at the start (repeatable).
+    #[arg(long = "hole", value_name = "CELL")]
+    holes: Vec<String>,
+}
+
+/// Parses `args` and runs the command; returns the exit code on success.
+pub fn run<I, T>(args: I) -> Result<i32>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind::*;
+            return match e.kind() {
+                DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand => {
+                    print(&e.to_string());
+                    Ok(0)
+                }
+                _ => {
+                    let text = e.to_string();
+                    let first = text.lines().next().unwrap_or("invalid arguments");
+                    Err(Error::input(
+                        first.trim_start_matches("error: ").to_string(),
+                    ))
+                }
+            };
+        }
+    };
+    match cli.command {
+        Command::Count(args) => count(args),
+        Command::Board(args) => board(args),
+    }
+}
+
+/// Writes to stdout, ignoring a closed pipe (`pegsol count | head`).
+fn print(text: &str) {
+    let _ = std::io::stdout().write_all(text.as_bytes());
+}
+
+fn count(args: CountArgs) -> Result<i32> {
+    let (board, start) = args.start.resolve()?;
+    if let Some(dir) = &args.csv {
+        output::prepare_dir(dir)?;
+    }
+    let opts = CountOptions {
+        threads: args.threads,
+        max_memory: args.max_memory.unwrap_or_else(memory::default_budget),
+        progress: !args.quiet,
+        cancel: None,
+    };
+    let clock = Instant::now();
+    let counts = engine::count(&board, start, &opts)?;
+    let secs = clock.elapsed().as_secs_f64();
+    if let Some(dir) = &args.csv {
+        output::write_atomically(dir, &output::count_files(std::slice::from_ref(&counts))?)?;
+    }
+    print(&output::summary_text(&counts));
+    print(&format!(
+        "wall time {secs:.2} s, peak memory {}, {} threads\n",
+        memory::peak_rss().map_or("unknown".into(), memory::human),
+        if args.threads == 0 {
+            rayon::current_num_threads()
+        } else {
+            args.threads
+        }
+    ));
+    Ok(0)
+}
+
+fn board(args: BoardArgs) -> Result<i32> {
+    let start = StartArgs {
+        board: args.spec,
+        holes: args.holes,
+    };
+    let (board, start) = start.resolve()?;
+    print(&format!(
+        "{}: {} holes, {} jumps, {} lattice, symmetry group of order {}\n\n{}\nstart ({} empty):\n{}",
+        board.name(),
+        board.holes(),
+        board.jumps().len(),
+        board.lattice().name(),
+        board.symmetries().len(),
+        board.draw_names(),
+        board.start_name(start),
+        board.draw_position(start),
+    ));
+    Ok(0)
+}

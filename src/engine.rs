@@ -1,0 +1,349 @@
+//! The counting engine: a layer-by-layer sweep over symmetry-reduced positions.
+//!
+//! Layer `j` holds every position reachable in `j` jumps, merged into orbits under `H`, the
+//! symmetries of the board that fix the start. Each orbit carries `M`, the number of jump
+//! sequences from the start to any of its positions; a jump from one representative of an
+//! orbit into orbit `O'` adds `M` to `O'` (see DESIGN.md). Because `H` fixes the start,
+//! every position of an orbit is reached by the same number of sequences, so hole-level
+//! statistics (wins by finishing hole) and raw position counts stay exact.
+//!
+//! Parallelism: a layer's table is split into [`SHARDS`] shards by a hash of the key. The
+//! shards of the current layer are the *work units*: a batch of them is expanded on the
+//! rayon pool, each unit writing its children into one buffer per next-layer shard; then
+//! every next-layer shard absorbs its buffers, one task per shard, with no locks. Sums are
+//! exact and commutative, so the result does not depend on the number of threads.
+
+use crate::bits::Bits;
+use crate::board::{Board, Pegs};
+use crate::error::{Error, Result, add};
+use crate::progress;
+use crate::stats::{Counts, Layer};
+use crate::symmetry::Transforms;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Number of shards of each layer's table (a power of two).
+pub const SHARDS: usize = 256;
+const SHARD_SHIFT: u32 = 64 - SHARDS.trailing_zeros();
+/// The largest symmetry group of a lattice (the hexagon's 12).
+const MAX_GROUP: usize = 12;
+
+type Hasher = ahash::RandomState;
+type Table<K> = HashMap<K, u128, Hasher>;
+/// One buffer of (canonical child, count) per next-layer shard.
+type Buffers<K> = Vec<Vec<(K, u128)>>;
+
+/// How to run a count.
+#[derive(Clone, Debug)]
+pub struct CountOptions {
+    /// Worker threads; 0 = one per core.
+    pub threads: usize,
+    /// Refuse to grow the tables past this many bytes.
+    pub max_memory: u64,
+    /// Show a progress bar on stderr (only drawn when stderr is a terminal).
+    pub progress: bool,
+    /// Set to stop the run early with [`Error::Interrupted`].
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Default for CountOptions {
+    fn default() -> Self {
+        CountOptions {
+            threads: 0,
+            max_memory: crate::memory::default_budget(),
+            progress: false,
+            cancel: None,
+        }
+    }
+}
+
+/// Counts every game of `board` from `start` and gathers the end-state statistics.
+///
+/// ```
+/// use pegsol::{board::Board, engine::{count, CountOptions}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+/// assert_eq!((c.wins(), c.games()), (29_760, 568_630));
+/// ```
+pub fn count(board: &Board, start: Pegs, opts: &CountOptions) -> Result<Counts> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()
+        .map_err(|e| Error::input(format!("cannot start {} threads: {e}", opts.threads)))?;
+    pool.install(|| {
+        if board.holes() <= 64 {
+            Sweep::<u64>::new(board, start).run(opts)
+        } else {
+            Sweep::<u128>::new(board, start).run(opts)
+        }
+    })
+}
+
+/// Per-unit accumulator of one layer's statistics.
+struct LayerAcc<K> {
+    positions: u64,
+    dead_ends: u64,
+    games_ended: u128,
+    /// (hole, wins) for one-peg dead ends.
+    finish: Vec<(usize, u128)>,
+    /// Canonical forms under the whole group, when it is larger than `H`.
+    reduced: Vec<K>,
+}
+
+impl<K> Default for LayerAcc<K> {
+    fn default() -> Self {
+        LayerAcc {
+            positions: 0,
+            dead_ends: 0,
+            games_ended: 0,
+            finish: Vec::new(),
+            reduced: Vec::new(),
+        }
+    }
+}
+
+impl<K> LayerAcc<K> {
+    fn absorb(&mut self, other: LayerAcc<K>) -> Result<()> {
+        self.positions += other.positions;
+        self.dead_ends += other.dead_ends;
+        self.games_ended = add(self.games_ended, other.games_ended)?;
+        self.finish.extend(other.finish);
+        self.reduced.extend(other.reduced);
+        Ok(())
+    }
+}
+
+/// The sweep of one (board, start) with bitboards of type `K`.
+struct Sweep<'a, K: Bits> {
+    board: &'a Board,
+    start: K,
+    /// Symmetries: the `h` that fix the start first, then the rest of the group.
+    transforms: Transforms<K>,
+    h: usize,
+    /// Per jump: (mask of its three holes, mask of from and over).
+    jumps: Vec<(K, K)>,
+    /// Per jump `j` and symmetry `i < h`: the image of the jump's mask, at `j * h + i`.
+    jump_images: Vec<K>,
+}
+
+impl<'a, K: Bits> Sweep<'a, K> {
+    fn new(board: &'a Board, start: Pegs) -> Self {
+        let group = board.symmetries();
+        let fixes = |s: &&crate::symmetry::Symmetry| board.transform(s, start) == start;
+        let mut order: Vec<&crate::symmetry::Symmetry> = group.iter().filter(fixes).collect();
+        let h = order.len();
+        order.extend(group.iter().filter(|s| !fixes(s)));
+        let transforms = Transforms::new(&order, board.holes());
+        let jumps: Vec<(K, K)> = board
+            .jumps()
+            .iter()
+            .map(|j| {
+                let fo = K::bit(j.from) | K::bit(j.over);
+                (fo | K::bit(j.to), fo)
+            })
+            .collect();
+        let jump_images = jumps
+            .iter()
+            .flat_map(|&(all, _)| (0..h).map(move |i| (all, i)))
+            .map(|(all, i)| transforms.apply(i, all))
+            .collect();
+        Sweep {
+            board,
+            start: K::from_u128(start),
+            transforms,
+            h,
+            jumps,
+            jump_images,
+        }
+    }
+
+    fn shard(key: K) -> usize {
+        (key.fold64().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> SHARD_SHIFT) as usize
+    }
+
+    fn new_tables() -> Vec<Table<K>> {
+        (0..SHARDS)
+            .map(|_| Table::with_hasher(Hasher::with_seeds(1, 2, 3, 4)))
+            .collect()
+    }
+
+    /// Expands one orbit representative `pos` carrying `m` sequences: records its layer
+    /// statistics and pushes each child's canonical form into `out[shard]`.
+    #[inline]
+    fn expand(
+        &self,
+        pos: K,
+        m: u128,
+        out: &mut [Vec<(K, u128)>],
+        acc: &mut LayerAcc<K>,
+    ) -> Result<()> {
+        let g = self.transforms.len();
+        let h = self.h;
+        let mut img = [K::zero(); MAX_GROUP];
+        for (i, x) in img.iter_mut().enumerate().take(g) {
+            *x = self.transforms.apply(i, pos);
+        }
+        let fixed = img[..h].iter().filter(|&&x| x == pos).count();
+        let orbit = (h / fixed) as u64;
+        acc.positions += orbit;
+        if g > h {
+            acc.reduced
+                .push(*img[..g].iter().min().expect("group has identity"));
+        }
+        let mut moved = false;
+        for (j, &(all, fo)) in self.jumps.iter().enumerate() {
+            if pos & all == fo {
+                moved = true;
+                let images = &self.jump_images[j * h..(j + 1) * h];
+                let mut canon = pos ^ all;
+                for i in 1..h {
+                    let x = img[i] ^ images[i];
+                    if x < canon {
+                        canon = x;
+                    }
+                }
+                out[Self::shard(canon)].push((canon, m));
+            }
+        }
+        if !moved {
+            acc.dead_ends += orbit;
+            acc.games_ended = add(acc.games_ended, m)?;
+            if pos.count_ones() == 1 {
+                let mut holes: Vec<usize> = img[..h]
+                    .iter()
+                    .map(|x| x.trailing_zeros() as usize)
+                    .collect();
+                holes.sort_unstable();
+                holes.dedup();
+                let share = m / holes.len() as u128;
+                debug_assert_eq!(share * holes.len() as u128, m);
+                acc.finish
+                    .extend(holes.into_iter().map(|hole| (hole, share)));
+            }
+        }
+        Ok(())
+    }
+
+    fn run(&self, opts: &CountOptions) -> Result<Counts> {
+        let started = Instant::now();
+        let start_pegs = self.start.count_ones() as usize;
+        let bar = progress::bar(start_pegs as u64, "jumps", opts.progress);
+        let entry_bytes = (std::mem::size_of::<(K, u128)>() + 1) as u64;
+        let mut current = Self::new_tables();
+        current[Self::shard(self.start)].insert(self.start, 1);
+        let mut layers = Vec::new();
+        let mut finish = vec![0u128; self.board.holes()];
+        let batch = (4 * rayon::current_num_threads()).clamp(8, SHARDS);
+        let mut total_positions = 0u64;
+        for jumps in 0.. {
+            let entries: usize = current.iter().map(|t| t.len()).sum();
+            if entries == 0 {
+                break;
+            }
+            let mut next = Self::new_tables();
+            let mut acc = LayerAcc::default();
+            for first in (0..SHARDS).step_by(batch) {
+                if opts
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|c| c.load(Ordering::Relaxed))
+                {
+                    return Err(Error::Interrupted);
+                }
+                let units = &mut current[first..(first + batch).min(SHARDS)];
+                let results: Vec<(Buffers<K>, LayerAcc<K>)> = units
+                    .par_iter_mut()
+                    .map(|unit| {
+                        let unit = std::mem::take(unit);
+                        let mut out = vec![Vec::new(); SHARDS];
+                        let mut acc = LayerAcc::default();
+                        for (pos, m) in unit {
+                            self.expand(pos, m, &mut out, &mut acc)?;
+                        }
+                        Ok((out, acc))
+                    })
+                    .collect::<Result<_>>()?;
+                next.par_iter_mut()
+                    .enumerate()
+                    .try_for_each(|(i, table)| -> Result<()> {
+                        for (out, _) in &results {
+                            for &(key, m) in &out[i] {
+                                let slot = table.entry(key).or_insert(0);
+                                *slot = add(*slot, m)?;
+                            }
+                        }
+                        Ok(())
+                    })?;
+                let buffers: u64 = results
+                    .iter()
+                    .flat_map(|(out, _)| out.iter())
+                    .map(|b| b.capacity() as u64 * entry_bytes)
+                    .sum();
+                for (_, unit_acc) in results {
+                    acc.absorb(unit_acc)?;
+                }
+                let held: u64 = current
+                    .iter()
+                    .chain(next.iter())
+                    .map(|t| t.capacity() as u64 * entry_bytes)
+                    .sum();
+                if held + buffers > opts.max_memory {
+                    return Err(Error::Memory(format!(
+                        "{} from {}: the tables after {} jumps need more than {} (the limit); \
+                         layer {} has {} positions up to symmetry so far. Raise --max-memory if \
+                         the machine has the memory",
+                        self.board.name(),
+                        self.board.start_name(self.start.to_u128()),
+                        jumps + 1,
+                        crate::memory::human(opts.max_memory),
+                        jumps + 1,
+                        next.iter().map(|t| t.len()).sum::<usize>()
+                    )));
+                }
+            }
+            let positions_reduced = if acc.reduced.is_empty() {
+                entries as u64
+            } else {
+                acc.reduced.par_sort_unstable();
+                acc.reduced.dedup();
+                acc.reduced.len() as u64
+            };
+            for &(hole, wins) in &acc.finish {
+                finish[hole] = add(finish[hole], wins)?;
+            }
+            total_positions += acc.positions;
+            layers.push(Layer {
+                jumps,
+                positions: acc.positions,
+                positions_reduced,
+                games_ended: acc.games_ended,
+                dead_ends: acc.dead_ends,
+            });
+            let secs = started.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!(
+                "{} positions, {:.1} M/s",
+                total_positions,
+                total_positions as f64 / secs / 1e6
+            ));
+            bar.inc(1);
+            current = next;
+        }
+        bar.finish_and_clear();
+        Ok(Counts {
+            board: self.board.name().to_string(),
+            start: self.board.start_name(self.start.to_u128()),
+            holes: self.board.holes(),
+            start_pegs,
+            layers,
+            finish: finish
+                .iter()
+                .enumerate()
+                .filter(|&(_, &w)| w > 0)
+                .map(|(h, &w)| (self.board.hole_name(h), w))
+                .collect(),
+        })
+    }
+}

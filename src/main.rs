@@ -1,0 +1,13 @@
+//! `pegsol`: maps the outcome of [`pegsol::cli::run`] to an exit code. Errors are one line
+//! on stderr.
+
+fn main() {
+    let code = match pegsol::cli::run(std::env::args_os()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("pegsol: {e}");
+            e.exit_code()
+        }
+    };
+    std::process::exit(code);
+}

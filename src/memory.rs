@@ -1,0 +1,63 @@
+//! Memory: how much the machine offers, how much the process used, and byte sizes for
+//! humans.
+
+/// The default memory budget for the engine's tables: 80% of the memory available now
+/// (`MemAvailable` in /proc/meminfo), or 4 GiB where that cannot be read.
+pub fn default_budget() -> u64 {
+    available().map_or(4 << 30, |a| a / 10 * 8)
+}
+
+/// Memory available to a new allocation, from /proc/meminfo.
+pub fn available() -> Option<u64> {
+    proc_field("/proc/meminfo", "MemAvailable:")
+}
+
+/// The peak resident set size of this process so far (VmHWM), in bytes.
+pub fn peak_rss() -> Option<u64> {
+    proc_field("/proc/self/status", "VmHWM:")
+}
+
+fn proc_field(path: &str, key: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find(|l| l.starts_with(key))?;
+    let kib: u64 = line[key.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
+/// Parses a size such as `4G`, `512MiB` or `1000000`.
+///
+/// ```
+/// assert_eq!(pegsol::memory::parse("2GiB").unwrap(), 2 << 30);
+/// assert!(pegsol::memory::parse("lots").is_err());
+/// ```
+pub fn parse(text: &str) -> Result<u64, String> {
+    parse_size::Config::new()
+        .with_binary()
+        .parse_size(text)
+        .map_err(|e| format!("invalid size '{text}': {e}"))
+}
+
+/// A byte count for humans: `1.5 GiB`.
+///
+/// ```
+/// assert_eq!(pegsol::memory::human(3 << 29), "1.5 GiB");
+/// ```
+pub fn human(bytes: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < units.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", units[unit])
+    }
+}

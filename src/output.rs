@@ -1,0 +1,209 @@
+//! Output, kept apart from the computation: the readable summary, the four CSV files of the
+//! `count` contract, and atomic file writes.
+//!
+//! CSV contract (columns in this order; later columns may be added at the end):
+//! - `summary.csv`: [`SUMMARY_HEADER`]
+//! - `pegs_left.csv`: [`PEGS_LEFT_HEADER`]
+//! - `finish.csv`: [`FINISH_HEADER`]
+//! - `depth.csv`: [`DEPTH_HEADER`]
+
+use crate::error::{Error, Result};
+use crate::stats::Counts;
+use std::io::Write;
+use std::path::Path;
+use thousands::Separable;
+
+/// Columns of `summary.csv`.
+pub const SUMMARY_HEADER: &[&str] = &[
+    "board",
+    "start",
+    "positions",
+    "positions_reduced",
+    "games",
+    "wins",
+    "max_dead_end_pegs",
+    "max_dead_end_games",
+    "shortest_game_jumps",
+    "shortest_game_games",
+];
+/// Columns of `pegs_left.csv`.
+pub const PEGS_LEFT_HEADER: &[&str] = &["board", "start", "pegs_left", "games"];
+/// Columns of `finish.csv`.
+pub const FINISH_HEADER: &[&str] = &["board", "start", "finish", "wins"];
+/// Columns of `depth.csv`.
+pub const DEPTH_HEADER: &[&str] = &[
+    "board",
+    "start",
+    "jumps",
+    "positions",
+    "positions_reduced",
+    "games_ended",
+    "dead_ends",
+];
+
+/// The four CSV files' rows for one count (no header). Rows with a zero count are left out,
+/// except the one summary row.
+pub struct CsvRows {
+    pub summary: Vec<String>,
+    pub pegs_left: Vec<Vec<String>>,
+    pub finish: Vec<Vec<String>>,
+    pub depth: Vec<Vec<String>>,
+}
+
+impl CsvRows {
+    /// The rows of one count.
+    pub fn of(c: &Counts) -> CsvRows {
+        let key = |rest: Vec<String>| {
+            let mut row = vec![c.board.clone(), c.start.clone()];
+            row.extend(rest);
+            row
+        };
+        let (max_pegs, max_games) = c.max_dead_end();
+        let (short_jumps, short_games) = c.shortest_game();
+        CsvRows {
+            summary: key(vec![
+                c.positions().to_string(),
+                c.positions_reduced().to_string(),
+                c.games().to_string(),
+                c.wins().to_string(),
+                max_pegs.to_string(),
+                max_games.to_string(),
+                short_jumps.to_string(),
+                short_games.to_string(),
+            ]),
+            pegs_left: c
+                .pegs_left()
+                .into_iter()
+                .map(|(p, g)| key(vec![p.to_string(), g.to_string()]))
+                .collect(),
+            finish: c
+                .finish
+                .iter()
+                .map(|(h, w)| key(vec![h.clone(), w.to_string()]))
+                .collect(),
+            depth: c
+                .layers
+                .iter()
+                .map(|l| {
+                    key(vec![
+                        l.jumps.to_string(),
+                        l.positions.to_string(),
+                        l.positions_reduced.to_string(),
+                        l.games_ended.to_string(),
+                        l.dead_ends.to_string(),
+                    ])
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Renders a CSV file from a header and rows.
+pub fn csv_bytes<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let fail = |e: csv::Error| Error::input(format!("cannot format CSV: {e}"));
+    w.write_record(header).map_err(fail)?;
+    for row in rows {
+        w.write_record(row.as_ref()).map_err(fail)?;
+    }
+    w.into_inner()
+        .map_err(|e| Error::input(format!("cannot format CSV: {e}")))
+}
+
+/// The four files of `pegsol count --csv` for one or more counts, as (file name, bytes).
+pub fn count_files(counts: &[Counts]) -> Result<Vec<(&'static str, Vec<u8>)>> {
+    let rows: Vec<CsvRows> = counts.iter().map(CsvRows::of).collect();
+    let summary: Vec<Vec<String>> = rows.iter().map(|r| r.summary.clone()).collect();
+    let gather = |f: fn(&CsvRows) -> &Vec<Vec<String>>| -> Vec<Vec<String>> {
+        rows.iter().flat_map(|r| f(r).iter().cloned()).collect()
+    };
+    Ok(vec![
+        ("summary.csv", csv_bytes(SUMMARY_HEADER, &summary)?),
+        (
+            "pegs_left.csv",
+            csv_bytes(PEGS_LEFT_HEADER, &gather(|r| &r.pegs_left))?,
+        ),
+        (
+            "finish.csv",
+            csv_bytes(FINISH_HEADER, &gather(|r| &r.finish))?,
+        ),
+        ("depth.csv", csv_bytes(DEPTH_HEADER, &gather(|r| &r.depth))?),
+    ])
+}
+
+/// Makes sure `dir` exists and accepts new files, before any long computation starts.
+pub fn prepare_dir(dir: &Path) -> Result<()> {
+    let fail = |e: std::io::Error| {
+        Error::input(format!(
+            "output directory {} is not writable: {e}",
+            dir.display()
+        ))
+    };
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    tempfile::Builder::new()
+        .prefix(".pegsol-probe")
+        .tempfile_in(dir)
+        .map_err(fail)?;
+    Ok(())
+}
+
+/// Writes every file to a temporary file in `dir`, then renames them all into place: a
+/// reader sees either the old file or the whole new one, never part of one.
+pub fn write_atomically(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
+    let fail = |name: &str, e: std::io::Error| {
+        Error::input(format!("cannot write {}: {e}", dir.join(name).display()))
+    };
+    let mut temps = Vec::new();
+    for (name, bytes) in files {
+        let mut tmp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .tempfile_in(dir)
+            .map_err(|e| fail(name, e))?;
+        tmp.write_all(bytes).map_err(|e| fail(name, e))?;
+        tmp.as_file().sync_all().map_err(|e| fail(name, e))?;
+        temps.push((name, tmp));
+    }
+    for (name, tmp) in temps {
+        tmp.persist(dir.join(name))
+            .map_err(|e| fail(name, e.error))?;
+    }
+    Ok(())
+}
+
+/// The readable summary `pegsol count` prints, numbers with thousands separators.
+pub fn summary_text(c: &Counts) -> String {
+    let (max_pegs, max_games) = c.max_dead_end();
+    let (short_jumps, short_games) = c.shortest_game();
+    let mut out = format!(
+        "board {}, start {} ({} holes, {} pegs)\n\
+         positions           {}\n\
+         positions_reduced   {}\n\
+         games               {}\n\
+         wins                {}\n\
+         most pegs left      {} ({} games)\n\
+         shortest game       {} jumps ({} games)\n",
+        c.board,
+        c.start,
+        c.holes,
+        c.start_pegs,
+        c.positions().separate_with_commas(),
+        c.positions_reduced().separate_with_commas(),
+        c.games().separate_with_commas(),
+        c.wins().separate_with_commas(),
+        max_pegs,
+        max_games.separate_with_commas(),
+        short_jumps,
+        short_games.separate_with_commas(),
+    );
+    out.push_str("games by pegs left:\n");
+    for (pegs, games) in c.pegs_left() {
+        out.push_str(&format!("  {pegs:>3}  {}\n", games.separate_with_commas()));
+    }
+    if !c.finish.is_empty() {
+        out.push_str("wins by finishing hole:\n");
+        for (hole, wins) in &c.finish {
+            out.push_str(&format!("  {hole:>4}  {}\n", wins.separate_with_commas()));
+        }
+    }
+    out
+}

@@ -1,0 +1,101 @@
+//! End-state statistics of one (board, start): what `pegsol count` reports.
+//!
+//! The engine fills one [`Layer`] per number of jumps made and the wins per finishing hole;
+//! every other statistic is derived here. Because each jump removes one peg, a game that
+//! ends after `j` jumps leaves `start_pegs - j` pegs: the pegs-left histogram, the most pegs
+//! a dead end leaves and the shortest game are all read off the per-layer games.
+
+use serde::Serialize;
+
+/// What happens after a given number of jumps.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Layer {
+    /// Jumps made from the start.
+    pub jumps: usize,
+    /// Distinct positions reachable after exactly `jumps` jumps (no symmetry reduction).
+    pub positions: u64,
+    /// The same positions counted up to the board's symmetry group.
+    pub positions_reduced: u64,
+    /// Games (jump sequences from the start to a dead end) that end here.
+    pub games_ended: u128,
+    /// Dead-end positions among `positions`.
+    pub dead_ends: u64,
+}
+
+/// Every count `pegsol count` reports for one (board, start).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// The board spec as given (`tri:5`, `english`, or a board file's name).
+    pub board: String,
+    /// The start's empty holes, joined by `+`.
+    pub start: String,
+    /// Number of holes.
+    pub holes: usize,
+    /// Pegs on the board at the start.
+    pub start_pegs: usize,
+    /// One entry per number of jumps, from 0 (the start) to the last reachable layer.
+    pub layers: Vec<Layer>,
+    /// Wins by the hole where the last peg stands (hole name, wins), in hole order; holes
+    /// with no win are omitted.
+    pub finish: Vec<(String, u128)>,
+}
+
+impl Counts {
+    /// Reachable positions, the start included.
+    pub fn positions(&self) -> u64 {
+        self.layers.iter().map(|l| l.positions).sum()
+    }
+
+    /// Reachable positions up to symmetry.
+    pub fn positions_reduced(&self) -> u64 {
+        self.layers.iter().map(|l| l.positions_reduced).sum()
+    }
+
+    /// All games. Cannot overflow: the engine checked every partial sum.
+    pub fn games(&self) -> u128 {
+        self.layers.iter().map(|l| l.games_ended).sum()
+    }
+
+    /// Games that end with one peg.
+    pub fn wins(&self) -> u128 {
+        self.pegs_left()
+            .into_iter()
+            .find(|&(p, _)| p == 1)
+            .map_or(0, |(_, g)| g)
+    }
+
+    /// Games by the number of pegs left at the end, fewest pegs first, zero rows omitted.
+    pub fn pegs_left(&self) -> Vec<(usize, u128)> {
+        let mut rows: Vec<(usize, u128)> = self
+            .layers
+            .iter()
+            .filter(|l| l.games_ended > 0)
+            .map(|l| (self.start_pegs - l.jumps, l.games_ended))
+            .collect();
+        rows.sort_unstable();
+        rows
+    }
+
+    /// The fewest jumps of any game, and how many games are that short.
+    pub fn shortest_game(&self) -> (usize, u128) {
+        self.layers
+            .iter()
+            .find(|l| l.games_ended > 0)
+            .map_or((0, 0), |l| (l.jumps, l.games_ended))
+    }
+
+    /// The most pegs any dead end leaves, and how many games leave that many. These are
+    /// the shortest games: every jump removes one peg.
+    pub fn max_dead_end(&self) -> (usize, u128) {
+        let (jumps, games) = self.shortest_game();
+        (self.start_pegs - jumps, games)
+    }
+
+    /// Wins whose last peg stands in the named hole.
+    pub fn wins_at(&self, hole: &str) -> u128 {
+        self.finish
+            .iter()
+            .find(|(h, _)| h == hole)
+            .map_or(0, |&(_, w)| w)
+    }
+}

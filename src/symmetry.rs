@@ -1,0 +1,185 @@
+//! The symmetry group of a board, computed from its geometry, and fast application of it to
+//! bitboards.
+//!
+//! A [`LatticeMap`] is an integer linear map of the plane that permutes the lattice's jump
+//! directions: 8 of them for the square lattices, 12 for the triangular one
+//! ([`LatticeMap::point_group`]). A board's symmetries are the lattice maps that, followed
+//! by a translation, send the set of holes onto itself; each is kept as a permutation of
+//! the holes ([`Symmetry`]), duplicates removed (a strip has 8 lattice maps but only 2
+//! distinct permutations).
+//!
+//! [`Transforms`] applies a list of symmetries to a bitboard with one lookup table per byte
+//! of the position, which is what the engine's canonical forms use.
+
+use crate::bits::Bits;
+use crate::board::Lattice;
+use std::collections::HashMap;
+
+/// An integer 2x2 matrix acting on `(row, col)` lattice vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LatticeMap(pub [[i32; 2]; 2]);
+
+impl LatticeMap {
+    /// The identity map.
+    pub const IDENTITY: LatticeMap = LatticeMap([[1, 0], [0, 1]]);
+
+    /// Applies the map to a vector.
+    pub fn apply(self, (r, c): (i32, i32)) -> (i32, i32) {
+        let m = self.0;
+        (m[0][0] * r + m[0][1] * c, m[1][0] * r + m[1][1] * c)
+    }
+
+    /// `self ∘ other`: first `other`, then `self`.
+    pub fn compose(self, other: LatticeMap) -> LatticeMap {
+        let (a, b) = (self.0, other.0);
+        let mut m = [[0; 2]; 2];
+        for (i, row) in m.iter_mut().enumerate() {
+            for (j, x) in row.iter_mut().enumerate() {
+                *x = a[i][0] * b[0][j] + a[i][1] * b[1][j];
+            }
+        }
+        LatticeMap(m)
+    }
+
+    /// Every map with entries in {-1, 0, 1} that permutes the lattice's directions,
+    /// identity first.
+    ///
+    /// ```
+    /// use pegsol::{board::Lattice, symmetry::LatticeMap};
+    /// assert_eq!(LatticeMap::point_group(Lattice::Square).len(), 8);
+    /// assert_eq!(LatticeMap::point_group(Lattice::SquareDiagonal).len(), 8);
+    /// assert_eq!(LatticeMap::point_group(Lattice::Triangular).len(), 12);
+    /// ```
+    pub fn point_group(lattice: Lattice) -> Vec<LatticeMap> {
+        let dirs = lattice.directions();
+        let mut maps = vec![LatticeMap::IDENTITY];
+        for code in 0..81 {
+            let e = |k: u32| (code / 3i32.pow(k)) % 3 - 1;
+            let m = LatticeMap([[e(0), e(1)], [e(2), e(3)]]);
+            if m != LatticeMap::IDENTITY && dirs.iter().all(|&d| dirs.contains(&m.apply(d))) {
+                maps.push(m);
+            }
+        }
+        maps
+    }
+}
+
+/// One symmetry of a board: a lattice map (plus translation) as a permutation of holes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Symmetry {
+    map: LatticeMap,
+    perm: Vec<usize>,
+}
+
+impl Symmetry {
+    /// Hole `h` is sent to hole `perm()[h]`.
+    pub fn perm(&self) -> &[usize] {
+        &self.perm
+    }
+
+    /// The lattice map behind the symmetry.
+    pub fn map(&self) -> LatticeMap {
+        self.map
+    }
+
+    /// `self ∘ other`: first `other`, then `self`.
+    pub fn compose(&self, other: &Symmetry) -> Symmetry {
+        Symmetry {
+            map: self.map.compose(other.map),
+            perm: other.perm.iter().map(|&h| self.perm[h]).collect(),
+        }
+    }
+
+    /// Whether this is the identity permutation.
+    pub fn is_identity(&self) -> bool {
+        self.perm.iter().enumerate().all(|(i, &p)| i == p)
+    }
+}
+
+/// The symmetry group of a board given by its sorted cells: every lattice map that sends
+/// the holes onto themselves after a translation, as distinct permutations, identity first.
+pub(crate) fn board_group(
+    lattice: Lattice,
+    cells: &[(i32, i32)],
+    index: &HashMap<(i32, i32), usize>,
+) -> Vec<Symmetry> {
+    let mut group: Vec<Symmetry> = Vec::new();
+    let low = *cells.iter().min().expect("a board has holes");
+    for map in LatticeMap::point_group(lattice) {
+        let image: Vec<(i32, i32)> = cells.iter().map(|&c| map.apply(c)).collect();
+        let image_low = *image.iter().min().expect("a board has holes");
+        let (dr, dc) = (low.0 - image_low.0, low.1 - image_low.1);
+        let perm: Option<Vec<usize>> = image
+            .iter()
+            .map(|&(r, c)| index.get(&(r + dr, c + dc)).copied())
+            .collect();
+        if let Some(perm) = perm {
+            let sym = Symmetry { map, perm };
+            if !group.iter().any(|g| g.perm == sym.perm) {
+                group.push(sym);
+            }
+        }
+    }
+    group
+}
+
+/// A list of symmetries applied to bitboards of type `K` by byte lookup tables.
+///
+/// `apply(i, x)` ORs one table entry per byte of `x`: for 33 holes, 5 lookups.
+#[derive(Clone, Debug)]
+pub struct Transforms<K: Bits> {
+    /// `tables[i][chunk][byte]`: the image under symmetry `i` of `byte << (8 * chunk)`.
+    tables: Vec<Vec<[K; 256]>>,
+}
+
+impl<K: Bits> Transforms<K> {
+    /// Tables for the given symmetries of a board with `holes` holes (`holes <= K::BITS`).
+    pub fn new(symmetries: &[&Symmetry], holes: usize) -> Self {
+        let chunks = holes.div_ceil(8);
+        let tables = symmetries
+            .iter()
+            .map(|s| {
+                (0..chunks)
+                    .map(|chunk| {
+                        let mut t = [K::zero(); 256];
+                        for (byte, entry) in t.iter_mut().enumerate() {
+                            for b in 0..8 {
+                                let h = chunk * 8 + b;
+                                if byte >> b & 1 == 1 && h < holes {
+                                    *entry = *entry | K::bit(s.perm()[h]);
+                                }
+                            }
+                        }
+                        t
+                    })
+                    .collect()
+            })
+            .collect();
+        Transforms { tables }
+    }
+
+    /// Number of symmetries.
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// Whether the list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    /// The image of `x` under symmetry `i`.
+    #[inline]
+    pub fn apply(&self, i: usize, x: K) -> K {
+        let mut out = K::zero();
+        for (chunk, table) in self.tables[i].iter().enumerate() {
+            out = out | table[x.byte(chunk)];
+        }
+        out
+    }
+
+    /// The smallest image of `x` over all the symmetries: its canonical form.
+    pub fn canonical(&self, x: K) -> K {
+        (0..self.len()).map(|i| self.apply(i, x)).min().unwrap_or(x)
+    }
+}
