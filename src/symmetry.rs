@@ -56,7 +56,11 @@ impl LatticeMap {
         for code in 0..81 {
             let e = |k: u32| (code / 3i32.pow(k)) % 3 - 1;
             let m = LatticeMap([[e(0), e(1)], [e(2), e(3)]]);
-            if m != LatticeMap::IDENTITY && dirs.iter().all(|&d| dirs.contains(&m.apply(d))) {
+            let det = m.0[0][0] * m.0[1][1] - m.0[0][1] * m.0[1][0];
+            if m != LatticeMap::IDENTITY
+                && det.abs() == 1
+                && dirs.iter().all(|&d| dirs.contains(&m.apply(d)))
+            {
                 maps.push(m);
             }
         }

@@ -1,0 +1,3 @@
+//! The one integration-test binary; each area of pegsol has a submodule.
+
+mod common;
