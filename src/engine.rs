@@ -26,12 +26,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Number of shards of each layer's table (a power of two).
-pub const SHARDS: usize = 256;
+pub const SHARDS: usize = 64;
 const SHARD_SHIFT: u32 = 64 - SHARDS.trailing_zeros();
 /// The largest symmetry group of a lattice (the hexagon's 12).
 const MAX_GROUP: usize = 12;
 
-type Hasher = ahash::RandomState;
+type Hasher = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
 type Table<K> = HashMap<K, u128, Hasher>;
 /// One buffer of (canonical child, count) per next-layer shard.
 type Buffers<K> = Vec<Vec<(K, u128)>>;
@@ -165,9 +165,7 @@ impl<'a, K: Bits> Sweep<'a, K> {
     }
 
     fn new_tables() -> Vec<Table<K>> {
-        (0..SHARDS)
-            .map(|_| Table::with_hasher(Hasher::with_seeds(1, 2, 3, 4)))
-            .collect()
+        (0..SHARDS).map(|_| Table::default()).collect()
     }
 
     /// Expands one orbit representative `pos` carrying `m` sequences: records its layer
@@ -193,12 +191,19 @@ impl<'a, K: Bits> Sweep<'a, K> {
             acc.reduced
                 .push(*img[..g].iter().min().expect("group has identity"));
         }
+        // Legal jumps as bit masks, 64 jumps at a time, without a branch per jump.
         let mut moved = false;
-        for (j, &(all, fo)) in self.jumps.iter().enumerate() {
-            if pos & all == fo {
-                moved = true;
+        for (base, chunk) in self.jumps.chunks(64).enumerate() {
+            let mut legal = 0u64;
+            for (b, &(all, fo)) in chunk.iter().enumerate() {
+                legal |= u64::from(pos & all == fo) << b;
+            }
+            moved |= legal != 0;
+            while legal != 0 {
+                let j = base * 64 + legal.trailing_zeros() as usize;
+                legal &= legal - 1;
                 let images = &self.jump_images[j * h..(j + 1) * h];
-                let mut canon = pos ^ all;
+                let mut canon = pos ^ self.jumps[j].0;
                 for i in 1..h {
                     let x = img[i] ^ images[i];
                     if x < canon {
@@ -237,6 +242,8 @@ impl<'a, K: Bits> Sweep<'a, K> {
         let mut layers = Vec::new();
         let mut finish = vec![0u128; self.board.holes()];
         let batch = (4 * rayon::current_num_threads()).clamp(8, SHARDS);
+        // Children buffers, one set per unit of a batch, reused across batches and layers.
+        let mut pool: Vec<Buffers<K>> = (0..batch).map(|_| vec![Vec::new(); SHARDS]).collect();
         let mut total_positions = 0u64;
         for jumps in 0.. {
             let entries: usize = current.iter().map(|t| t.len()).sum();
@@ -254,22 +261,23 @@ impl<'a, K: Bits> Sweep<'a, K> {
                     return Err(Error::Interrupted);
                 }
                 let units = &mut current[first..(first + batch).min(SHARDS)];
-                let results: Vec<(Buffers<K>, LayerAcc<K>)> = units
+                let pool = &mut pool[..units.len()];
+                let accs: Vec<LayerAcc<K>> = units
                     .par_iter_mut()
-                    .map(|unit| {
-                        let unit = std::mem::take(unit);
-                        let mut out = vec![Vec::new(); SHARDS];
+                    .zip(pool.par_iter_mut())
+                    .map(|(unit, out)| {
+                        out.iter_mut().for_each(Vec::clear);
                         let mut acc = LayerAcc::default();
-                        for (pos, m) in unit {
-                            self.expand(pos, m, &mut out, &mut acc)?;
+                        for (pos, m) in std::mem::take(unit) {
+                            self.expand(pos, m, out, &mut acc)?;
                         }
-                        Ok((out, acc))
+                        Ok(acc)
                     })
                     .collect::<Result<_>>()?;
                 next.par_iter_mut()
                     .enumerate()
                     .try_for_each(|(i, table)| -> Result<()> {
-                        for (out, _) in &results {
+                        for out in pool.iter() {
                             for &(key, m) in &out[i] {
                                 let slot = table.entry(key).or_insert(0);
                                 *slot = add(*slot, m)?;
@@ -277,12 +285,12 @@ impl<'a, K: Bits> Sweep<'a, K> {
                         }
                         Ok(())
                     })?;
-                let buffers: u64 = results
+                let buffers: u64 = pool
                     .iter()
-                    .flat_map(|(out, _)| out.iter())
+                    .flatten()
                     .map(|b| b.capacity() as u64 * entry_bytes)
                     .sum();
-                for (_, unit_acc) in results {
+                for unit_acc in accs {
                     acc.absorb(unit_acc)?;
                 }
                 let held: u64 = current

@@ -1,0 +1,202 @@
+//! The command line: defaults, CSV contract, thread independence and bad input.
+
+use crate::common::pegsol;
+use predicates::str::contains;
+use std::path::Path;
+
+#[test]
+fn no_arguments_prints_help() {
+    pegsol().assert().success().stdout(contains("Usage"));
+}
+
+#[test]
+fn default_count_is_tri5_corner() {
+    pegsol()
+        .args(["count", "--quiet"])
+        .assert()
+        .success()
+        .stdout(contains("wins                29,760"))
+        .stdout(contains("games               568,630"));
+}
+
+#[test]
+fn board_command_describes_the_board() {
+    pegsol()
+        .args(["board", "english"])
+        .assert()
+        .success()
+        .stdout(contains("33 holes, 76 jumps"))
+        .stdout(contains("symmetry group of order 8"));
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap()
+}
+
+#[test]
+fn csv_files_follow_the_contract() {
+    let dir = tempfile::tempdir().unwrap();
+    pegsol()
+        .args(["count", "--board", "tri:5", "--hole", "a1", "--csv"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let summary = read(dir.path(), "summary.csv");
+    assert_eq!(
+        summary,
+        "board,start,positions,positions_reduced,games,wins,max_dead_end_pegs,max_dead_end_games,shortest_game_jumps,shortest_game_games\n\
+         tri:5,a1,3016,1544,568630,29760,8,2,6,2\n"
+    );
+    let pegs = read(dir.path(), "pegs_left.csv");
+    assert!(pegs.starts_with("board,start,pegs_left,games\ntri:5,a1,1,29760\n"));
+    let finish = read(dir.path(), "finish.csv");
+    assert!(finish.starts_with("board,start,finish,wins\ntri:5,a1,a1,6816\n"));
+    let depth = read(dir.path(), "depth.csv");
+    assert!(depth.starts_with(
+        "board,start,jumps,positions,positions_reduced,games_ended,dead_ends\ntri:5,a1,0,1,1,0,0\n"
+    ));
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 4, "only the four CSV files: {names:?}");
+}
+
+/// The same CSV files with 1 and 4 threads, on boards of each lattice.
+#[test]
+fn threads_do_not_change_the_answer() {
+    for (board, hole) in [
+        ("tri:6", "a1"),
+        ("tri:6", "c4"),
+        ("tri:7", "b3"),
+        ("boards/hex2.txt", "c3"),
+        ("line:12", "b1"),
+    ] {
+        let dirs: Vec<_> = ["1", "4"]
+            .iter()
+            .map(|threads| {
+                let dir = tempfile::tempdir().unwrap();
+                pegsol()
+                    .args([
+                        "count",
+                        "--board",
+                        board,
+                        "--hole",
+                        hole,
+                        "--threads",
+                        threads,
+                    ])
+                    .arg("--csv")
+                    .arg(dir.path())
+                    .assert()
+                    .success();
+                dir
+            })
+            .collect();
+        for name in ["summary.csv", "pegs_left.csv", "finish.csv", "depth.csv"] {
+            assert_eq!(
+                read(dirs[0].path(), name),
+                read(dirs[1].path(), name),
+                "{board} {hole} {name}"
+            );
+        }
+    }
+}
+
+/// Bad input: exit code 2, exactly one line on stderr, nothing left in the output directory.
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let bad_file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(bad_file.path(), "lattice: square\noo?o\n").unwrap();
+    let bad_lattice = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(bad_lattice.path(), "lattice: hexagonal\nooo\n").unwrap();
+    let empty_file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(empty_file.path(), "# nothing\n").unwrap();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["--board".into(), "hexagon".into()], "unknown board"),
+        (
+            vec![
+                "--board".into(),
+                "tri:5".into(),
+                "--hole".into(),
+                "f6".into(),
+            ],
+            "not on board",
+        ),
+        (
+            vec![
+                "--board".into(),
+                "tri:5".into(),
+                "--hole".into(),
+                "zz".into(),
+            ],
+            "not on board",
+        ),
+        (vec!["--board".into(), "tri:2".into()], "size must be"),
+        (vec!["--board".into(), "tri:99".into()], "size must be"),
+        (vec!["--board".into(), "line:x".into()], "size must be"),
+        (
+            vec!["--board".into(), bad_file.path().display().to_string()],
+            "unexpected character",
+        ),
+        (
+            vec!["--board".into(), bad_lattice.path().display().to_string()],
+            "unknown lattice",
+        ),
+        (
+            vec!["--board".into(), empty_file.path().display().to_string()],
+            "no holes",
+        ),
+        (vec!["--threads".into(), "many".into()], "invalid value"),
+        (vec!["--max-memory".into(), "lots".into()], "invalid"),
+        (vec!["--frobnicate".into()], "unexpected argument"),
+    ];
+    for (args, message) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let out = pegsol()
+            .arg("count")
+            .args(&args)
+            .arg("--csv")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn unwritable_output_dir_is_refused_before_counting() {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let out = pegsol()
+        .args(["count", "--board", "tri:5", "--csv"])
+        .arg(file.path().join("sub"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("not writable"), "{stderr}");
+}
+
+#[test]
+fn memory_limit_refuses_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = pegsol()
+        .args(["count", "--board", "tri:6", "--max-memory", "64K", "--csv"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("--max-memory"), "{stderr}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
