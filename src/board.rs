@@ -535,9 +535,13 @@ impl Board {
     /// let b = pegsol::board::Board::from_spec("tri:3").unwrap();
     /// let p = b.parse_position("./oo/ooo").unwrap();
     /// assert_eq!(p, b.parse_position("a1").unwrap());
+    /// let e = pegsol::board::Board::from_spec("english").unwrap();
+    /// let centre = "  ooo/  ooo/ooooooo/ooo.ooo/ooooooo/  ooo/  ooo";
+    /// assert_eq!(e.parse_position(centre).unwrap(), e.default_start());
     /// ```
     pub fn parse_position(&self, text: &str) -> Result<Pegs> {
-        let text = text.trim();
+        // Leading spaces are part of a picture (no hole there); only line ends are trimmed.
+        let text = text.trim_matches(['\n', '\r']).trim_end();
         let is_picture = text.contains('/')
             || (!text.is_empty()
                 && text

@@ -241,7 +241,7 @@ impl<'a, K: Bits> Sweep<'a, K> {
         current[Self::shard(self.start)].insert(self.start, 1);
         let mut layers = Vec::new();
         let mut finish = vec![0u128; self.board.holes()];
-        let batch = (4 * rayon::current_num_threads()).clamp(8, SHARDS);
+        let batch = (2 * rayon::current_num_threads()).clamp(4, SHARDS);
         // Children buffers, one set per unit of a batch, reused across batches and layers.
         let mut pool: Vec<Buffers<K>> = (0..batch).map(|_| vec![Vec::new(); SHARDS]).collect();
         let mut total_positions = 0u64;
