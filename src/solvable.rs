@@ -256,7 +256,7 @@ pub fn solvable(
 }
 
 /// One legal jump from a position and the winning sequences that start with it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct JumpWins {
     /// The jump.
     pub jump: Jump,
@@ -423,58 +423,79 @@ impl<'a, K: Bits> Solver<'a, K> {
         pos.count_ones() == 1 && pos & self.goal != K::zero()
     }
 
-    /// The next layer: `f(pos, out)` pushes the canonical successors of `pos` into
-    /// `out[shard]`. Units are the shards of `layer`, in batches; per-shard buffers are
-    /// merged one task per shard, sorted and deduplicated.
-    fn step(&self, layer: &Shards<K>, f: impl Fn(K, &mut [Vec<K>]) + Sync) -> Shards<K> {
+    /// The next layer: `f(pos, out, acc)` pushes the canonical successors of `pos` into
+    /// `out[shard]` and may note statistics of `pos` in the unit's accumulator `acc`.
+    /// Units are the shards of `layer`, in batches; per-shard buffers are merged one task
+    /// per shard, then sorted and deduplicated. Returns the next layer and the units'
+    /// accumulators.
+    fn step<A: Default + Send + Sync>(
+        &self,
+        layer: &Shards<K>,
+        f: impl Fn(K, &mut [Vec<K>], &mut A) + Sync,
+    ) -> (Shards<K>, Vec<A>) {
         let batch = (4 * rayon::current_num_threads()).clamp(8, SHARDS);
         let mut next: Shards<K> = vec![Vec::new(); SHARDS];
         let mut clean = vec![0usize; SHARDS];
+        let mut accs = Vec::with_capacity(SHARDS);
+        let bits = self.board.holes();
         for units in layer.chunks(batch) {
-            let results: Vec<Vec<Vec<K>>> = units
+            let results: Vec<(Vec<Vec<K>>, A)> = units
                 .par_iter()
                 .map(|unit| {
                     let mut out = vec![Vec::new(); SHARDS];
+                    let mut acc = A::default();
                     for &pos in unit {
-                        f(pos, &mut out);
+                        f(pos, &mut out, &mut acc);
                     }
-                    out
+                    (out, acc)
                 })
                 .collect();
             next.par_iter_mut()
                 .zip(clean.par_iter_mut())
                 .enumerate()
                 .for_each(|(i, (table, clean))| {
-                    for out in &results {
+                    for (out, _) in &results {
                         table.extend_from_slice(&out[i]);
                     }
-                    // Deduplicate once the duplicates could double the memory.
-                    if table.len() > 2 * *clean + 4096 {
-                        table.sort_unstable();
-                        table.dedup();
+                    // Deduplicate once the duplicates could bloat the memory.
+                    if table.len() > 4 * *clean + 65536 {
+                        radix_sort_dedup(table, bits);
                         *clean = table.len();
                     }
                 });
+            accs.extend(results.into_iter().map(|(_, acc)| acc));
         }
         next.par_iter_mut().for_each(|t| {
-            t.sort_unstable();
-            t.dedup();
+            radix_sort_dedup(t, bits);
             t.shrink_to_fit();
         });
-        next
+        (next, accs)
     }
 
-    /// Pass 1: the reachable positions, layer by layer.
-    fn forward(&self, opts: &SolveOptions, bar: &indicatif::ProgressBar) -> Result<Vec<Shards<K>>> {
+    /// Pass 1: the reachable positions, layer by layer, with each layer's (raw, reduced)
+    /// counts.
+    #[allow(clippy::type_complexity)]
+    fn forward(
+        &self,
+        opts: &SolveOptions,
+        bar: &indicatif::ProgressBar,
+    ) -> Result<(Vec<Shards<K>>, Vec<(u64, u64)>)> {
         let mut first: Shards<K> = vec![Vec::new(); SHARDS];
         let start = self.transforms_canon_h(self.start);
         first[Self::shard(start)].push(start);
         let mut layers = vec![first];
+        let mut counts = Vec::new();
         let mut held = 0u64;
+        let (g, h) = (self.transforms.len(), self.h);
         loop {
             let last = layers.last().expect("one layer");
-            let next = self.step(last, |pos, out| {
-                let img = self.images(pos, self.h);
+            let (next, accs) = self.step(last, |pos, out, acc: &mut (u64, Vec<K>)| {
+                let img = self.images(pos, g);
+                let fixed = img[..h].iter().filter(|&&x| x == pos).count();
+                acc.0 += (h / fixed) as u64;
+                if g > h {
+                    acc.1.push(*img[..g].iter().min().expect("identity"));
+                }
                 for (j, &(all, fo, _)) in self.jumps.iter().enumerate() {
                     if pos & all == fo {
                         let c = self.canon_after(&img, j, pos ^ all);
@@ -482,6 +503,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                     }
                 }
             });
+            counts.push(Self::reduce_counts(last, accs, g > h));
             bar.inc(1);
             let n: usize = next.iter().map(|t| t.len()).sum();
             if n == 0 {
@@ -500,7 +522,20 @@ impl<'a, K: Bits> Solver<'a, K> {
             }
             layers.push(next);
         }
-        Ok(layers)
+        Ok((layers, counts))
+    }
+
+    /// A layer's (raw, reduced) counts from its units' accumulators of (orbit sizes under
+    /// `H`, canonical forms under the whole group when it is larger).
+    fn reduce_counts(layer: &Shards<K>, accs: Vec<(u64, Vec<K>)>, larger: bool) -> (u64, u64) {
+        let raw = accs.iter().map(|a| a.0).sum();
+        if !larger {
+            return (raw, layer.iter().map(|t| t.len() as u64).sum());
+        }
+        let mut reduced: Vec<K> = accs.into_iter().flat_map(|a| a.1).collect();
+        reduced.par_sort_unstable();
+        reduced.dedup();
+        (raw, reduced.len() as u64)
     }
 
     fn transforms_canon_h(&self, pos: K) -> K {
@@ -519,7 +554,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             .map(|t| t.iter().copied().filter(|&p| self.is_goal(p)).collect())
             .collect();
         for j in (0..last).rev() {
-            let parents = self.step(&layers[j + 1], |q, out| {
+            let (parents, _) = self.step(&layers[j + 1], |q, out, _: &mut ()| {
                 let img = self.images(q, self.h);
                 for (k, &(all, _, to)) in self.jumps.iter().enumerate() {
                     if q & all == to {
@@ -617,16 +652,15 @@ impl<'a, K: Bits> Solver<'a, K> {
     fn solvable(&self, opts: &SolveOptions) -> Result<Solvable> {
         let pegs = self.start.count_ones() as usize;
         let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
-        let forward = self.forward(opts, &bar)?;
+        let (forward, reach) = self.forward(opts, &bar)?;
         let solvable = self.backward(&forward, &bar);
         let wins = self.wins(&solvable)?;
         bar.finish_and_clear();
-        let layers = forward
+        let layers = reach
             .iter()
             .zip(&solvable)
             .enumerate()
-            .map(|(jumps, (f, s))| {
-                let (reachable, reachable_reduced) = self.layer_counts(f);
+            .map(|(jumps, (&(reachable, reachable_reduced), s))| {
                 let (positions, positions_reduced) = self.layer_counts(s);
                 SolvableLayer {
                     jumps,
@@ -656,7 +690,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             return Err(Error::input("the position has no peg"));
         }
         let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
-        let forward = self.forward(opts, &bar)?;
+        let (forward, _) = self.forward(opts, &bar)?;
         let solvable = self.backward(&forward, &bar);
         let wins = self.wins(&solvable)?;
         bar.finish_and_clear();
@@ -684,4 +718,41 @@ impl<'a, K: Bits> Solver<'a, K> {
             jumps,
         })
     }
+}
+
+/// Sorts `v` and removes duplicates, for keys below `2^bits`: a least-significant-digit
+/// radix sort, 11 bits per pass (3 passes for the 33 holes of english), which beats a
+/// comparison sort on the shards' random keys.
+fn radix_sort_dedup<K: Bits>(v: &mut Vec<K>, bits: usize) {
+    const DIGIT: usize = 11;
+    if v.len() < 256 {
+        v.sort_unstable();
+        v.dedup();
+        return;
+    }
+    let mask = K::from((1usize << DIGIT) - 1).expect("digit mask fits");
+    let mut buf = vec![K::zero(); v.len()];
+    let mut src = std::mem::take(v);
+    for pass in 0..bits.div_ceil(DIGIT) {
+        let shift = pass * DIGIT;
+        let digit = |x: K| ((x >> shift) & mask).to_usize().expect("digit fits");
+        let mut count = [0usize; 1 << DIGIT];
+        for &x in &src {
+            count[digit(x)] += 1;
+        }
+        let mut sum = 0;
+        for c in count.iter_mut() {
+            let n = *c;
+            *c = sum;
+            sum += n;
+        }
+        for &x in &src {
+            let d = digit(x);
+            buf[count[d]] = x;
+            count[d] += 1;
+        }
+        std::mem::swap(&mut src, &mut buf);
+    }
+    src.dedup();
+    *v = src;
 }

@@ -1,3 +1,5 @@
 //! The one integration-test binary; each area of pegsol has a submodule.
 
 mod common;
+mod line;
+mod solvable;
