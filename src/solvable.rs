@@ -248,9 +248,9 @@ pub fn solvable(
 ) -> Result<Solvable> {
     with_pool(opts, || {
         if board.holes() <= 64 {
-            Solver::<u64>::new(board, start, finish).solvable(opts)
+            Solver::<u64>::new(board, start, finish, true).solvable(opts)
         } else {
-            Solver::<u128>::new(board, start, finish).solvable(opts)
+            Solver::<u128>::new(board, start, finish, true).solvable(opts)
         }
     })
 }
@@ -276,6 +276,11 @@ pub struct Hint {
 /// Every legal jump from `position` with the number of winning continuations it keeps
 /// (wins ending on `finish`).
 ///
+/// Same passes as [`solvable`], with positions merged under every symmetry that fixes the
+/// goal, whether or not it fixes `position`: `W` is the same on a whole orbit of such
+/// symmetries, and the orbit of a reachable position is all the passes need to know. A
+/// position of an unsymmetric mid-game thus costs no more than a symmetric start.
+///
 /// ```
 /// use pegsol::{board::Board, solvable::{hint, Finish, SolveOptions}};
 /// let b = Board::from_spec("tri:5").unwrap();
@@ -286,9 +291,9 @@ pub struct Hint {
 pub fn hint(board: &Board, position: Pegs, finish: Finish, opts: &SolveOptions) -> Result<Hint> {
     with_pool(opts, || {
         if board.holes() <= 64 {
-            Solver::<u64>::new(board, position, finish).hint(opts)
+            Solver::<u64>::new(board, position, finish, false).hint(opts)
         } else {
-            Solver::<u128>::new(board, position, finish).hint(opts)
+            Solver::<u128>::new(board, position, finish, false).hint(opts)
         }
     })
 }
@@ -351,10 +356,15 @@ struct Solver<'a, K: Bits> {
 }
 
 impl<'a, K: Bits> Solver<'a, K> {
-    fn new(board: &'a Board, start: Pegs, finish: Finish) -> Self {
+    /// `fix_start`: reduce under the symmetries fixing both the start and the goal (needed
+    /// for exact raw counts of reachable positions); otherwise under all the symmetries
+    /// fixing the goal, which leaves `W` and solvability exact and merges more: a forward
+    /// layer then holds the orbits of reachable positions (see [`hint`]).
+    fn new(board: &'a Board, start: Pegs, finish: Finish, fix_start: bool) -> Self {
         let goal = finish.mask(board);
-        let fixes =
-            |s: &&Symmetry| board.transform(s, start) == start && board.transform(s, goal) == goal;
+        let fixes = |s: &&Symmetry| {
+            (!fix_start || board.transform(s, start) == start) && board.transform(s, goal) == goal
+        };
         let group = board.symmetries();
         let mut order: Vec<&Symmetry> = group.iter().filter(fixes).collect();
         let h = order.len();
@@ -442,7 +452,10 @@ impl<'a, K: Bits> Solver<'a, K> {
             let results: Vec<(Vec<Vec<K>>, A)> = units
                 .par_iter()
                 .map(|unit| {
-                    let mut out = vec![Vec::new(); SHARDS];
+                    // About 8 children per position on english, spread over the shards.
+                    let guess = unit.len() * 10 / SHARDS + 16;
+                    let mut out: Vec<Vec<K>> =
+                        (0..SHARDS).map(|_| Vec::with_capacity(guess)).collect();
                     let mut acc = A::default();
                     for &pos in unit {
                         f(pos, &mut out, &mut acc);
@@ -454,6 +467,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 .zip(clean.par_iter_mut())
                 .enumerate()
                 .for_each(|(i, (table, clean))| {
+                    table.reserve(results.iter().map(|(out, _)| out[i].len()).sum());
                     for (out, _) in &results {
                         table.extend_from_slice(&out[i]);
                     }
