@@ -349,8 +349,11 @@ struct Solver<'a, K: Bits> {
     /// Symmetries: the `h` that fix the start and the goal first, then the rest.
     transforms: Transforms<K>,
     h: usize,
-    /// Per jump: (mask of its three holes, mask of from and over, mask of to).
-    jumps: Vec<(K, K, K)>,
+    /// Per jump: the mask of its three holes, of from and over, of to (three arrays, so
+    /// that the legality tests of all jumps compile to straight-line, vectorised code).
+    all: Vec<K>,
+    from_over: Vec<K>,
+    to: Vec<K>,
     /// Per jump `j` and symmetry `i < h`: the image of the jump's mask, at `j * h + i`.
     jump_images: Vec<K>,
 }
@@ -370,17 +373,16 @@ impl<'a, K: Bits> Solver<'a, K> {
         let h = order.len();
         order.extend(group.iter().filter(|s| !fixes(s)));
         let transforms = Transforms::new(&order, board.holes());
-        let jumps: Vec<(K, K, K)> = board
+        let from_over: Vec<K> = board
             .jumps()
             .iter()
-            .map(|j| {
-                let fo = K::bit(j.from) | K::bit(j.over);
-                (fo | K::bit(j.to), fo, K::bit(j.to))
-            })
+            .map(|j| K::bit(j.from) | K::bit(j.over))
             .collect();
-        let jump_images = jumps
+        let to: Vec<K> = board.jumps().iter().map(|j| K::bit(j.to)).collect();
+        let all: Vec<K> = from_over.iter().zip(&to).map(|(&a, &b)| a | b).collect();
+        let jump_images = all
             .iter()
-            .flat_map(|&(all, _, _)| (0..h).map(move |i| (all, i)))
+            .flat_map(|&all| (0..h).map(move |i| (all, i)))
             .map(|(all, i)| transforms.apply(i, all))
             .collect();
         Solver {
@@ -390,7 +392,9 @@ impl<'a, K: Bits> Solver<'a, K> {
             goal: K::from_u128(goal),
             transforms,
             h,
-            jumps,
+            all,
+            from_over,
+            to,
             jump_images,
         }
     }
@@ -423,6 +427,23 @@ impl<'a, K: Bits> Solver<'a, K> {
             }
         }
         canon
+    }
+
+    /// Calls `f(j)` for every jump `j` with `pos & all[j] == want[j]`: the legal jumps of
+    /// `pos` (`want` = from and over) or its legal un-jumps (`want` = to).
+    #[inline]
+    fn each_jump(&self, pos: K, want: &[K], mut f: impl FnMut(usize)) {
+        for (c, (all, want)) in self.all.chunks(64).zip(want.chunks(64)).enumerate() {
+            let mut m = 0u64;
+            for (i, (&a, &w)) in all.iter().zip(want).enumerate() {
+                m |= u64::from(pos & a == w) << i;
+            }
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                f(c * 64 + i);
+            }
+        }
     }
 
     fn contains(layer: &Shards<K>, key: K) -> Option<usize> {
@@ -510,12 +531,10 @@ impl<'a, K: Bits> Solver<'a, K> {
                 if g > h {
                     acc.1.push(*img[..g].iter().min().expect("identity"));
                 }
-                for (j, &(all, fo, _)) in self.jumps.iter().enumerate() {
-                    if pos & all == fo {
-                        let c = self.canon_after(&img, j, pos ^ all);
-                        out[Self::shard(c)].push(c);
-                    }
-                }
+                self.each_jump(pos, &self.from_over, |j| {
+                    let c = self.canon_after(&img, j, pos ^ self.all[j]);
+                    out[Self::shard(c)].push(c);
+                });
             });
             counts.push(Self::reduce_counts(last, accs, g > h));
             bar.inc(1);
@@ -570,12 +589,10 @@ impl<'a, K: Bits> Solver<'a, K> {
         for j in (0..last).rev() {
             let (parents, _) = self.step(&layers[j + 1], |q, out, _: &mut ()| {
                 let img = self.images(q, self.h);
-                for (k, &(all, _, to)) in self.jumps.iter().enumerate() {
-                    if q & all == to {
-                        let c = self.canon_after(&img, k, q ^ all);
-                        out[Self::shard(c)].push(c);
-                    }
-                }
+                self.each_jump(q, &self.to, |k| {
+                    let c = self.canon_after(&img, k, q ^ self.all[k]);
+                    out[Self::shard(c)].push(c);
+                });
             });
             // Keep the parents that are reachable: a sorted intersection per shard.
             layers[j] = parents
@@ -611,16 +628,14 @@ impl<'a, K: Bits> Solver<'a, K> {
                     unit.iter()
                         .map(|&pos| {
                             let img = self.images(pos, self.h);
-                            let mut w = 0u128;
-                            for (k, &(all, fo, _)) in self.jumps.iter().enumerate() {
-                                if pos & all == fo {
-                                    let c = self.canon_after(&img, k, pos ^ all);
-                                    if let Some(at) = Self::contains(below, c) {
-                                        w = add(w, next[Self::shard(c)][at])?;
-                                    }
+                            let mut w = Ok(0u128);
+                            self.each_jump(pos, &self.from_over, |k| {
+                                let c = self.canon_after(&img, k, pos ^ self.all[k]);
+                                if let (Some(at), Ok(sum)) = (Self::contains(below, c), &w) {
+                                    w = add(*sum, next[Self::shard(c)][at]);
                                 }
-                            }
-                            Ok(w)
+                            });
+                            w
                         })
                         .collect::<Result<Vec<u128>>>()
                 })
@@ -715,17 +730,13 @@ impl<'a, K: Bits> Solver<'a, K> {
             let c = self.transforms_canon_h(pos);
             Self::contains(&solvable[layer], c).map_or(0, |at| wins[layer][Self::shard(c)][at])
         };
-        let mut jumps: Vec<JumpWins> = self
-            .board
-            .jumps()
-            .iter()
-            .zip(&self.jumps)
-            .filter(|&(_, &(all, fo, _))| self.start & all == fo)
-            .map(|(&jump, &(all, _, _))| JumpWins {
-                jump,
-                wins: lookup(1, self.start ^ all),
+        let mut jumps = Vec::new();
+        self.each_jump(self.start, &self.from_over, |j| {
+            jumps.push(JumpWins {
+                jump: self.board.jumps()[j],
+                wins: lookup(1, self.start ^ self.all[j]),
             })
-            .collect();
+        });
         jumps.sort_by(|a, b| b.wins.cmp(&a.wins).then(a.jump.cmp(&b.jump)));
         Ok(Hint {
             wins: lookup(0, self.start),
