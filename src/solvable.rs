@@ -621,7 +621,12 @@ impl<'a, K: Bits> Solver<'a, K> {
         let mut wins: Vec<Vec<Vec<u128>>> = vec![Vec::new(); solvable.len()];
         wins[last] = solvable[last].iter().map(|t| vec![1; t.len()]).collect();
         for j in (0..last).rev() {
-            let (below, next) = (&solvable[j + 1], &wins[j + 1]);
+            // The solvable positions below and their W, as hash tables: one probe per child.
+            let below: Vec<WinTable<K>> = solvable[j + 1]
+                .par_iter()
+                .zip(wins[j + 1].par_iter())
+                .map(|(keys, w)| WinTable::new(keys, w))
+                .collect();
             wins[j] = solvable[j]
                 .par_iter()
                 .map(|unit| {
@@ -631,8 +636,8 @@ impl<'a, K: Bits> Solver<'a, K> {
                             let mut w = Ok(0u128);
                             self.each_jump(pos, &self.from_over, |k| {
                                 let c = self.canon_after(&img, k, pos ^ self.all[k]);
-                                if let (Some(at), Ok(sum)) = (Self::contains(below, c), &w) {
-                                    w = add(*sum, next[Self::shard(c)][at]);
+                                if let (Some(x), Ok(sum)) = (below[Self::shard(c)].get(c), &w) {
+                                    w = add(*sum, x);
                                 }
                             });
                             w
@@ -745,26 +750,80 @@ impl<'a, K: Bits> Solver<'a, K> {
     }
 }
 
+/// Nonzero keys and their `W`: open addressing with linear probing, at most half full,
+/// zero marking an empty slot (no position without pegs is stored).
+struct WinTable<K> {
+    slots: Vec<(K, u128)>,
+    shift: u32,
+}
+
+impl<K: Bits> WinTable<K> {
+    fn new(keys: &[K], wins: &[u128]) -> Self {
+        let size = (2 * keys.len()).next_power_of_two().max(16);
+        let mut t = WinTable {
+            slots: vec![(K::zero(), 0); size],
+            shift: 64 - size.trailing_zeros(),
+        };
+        for (&k, &w) in keys.iter().zip(wins) {
+            let mut i = t.index(k);
+            while t.slots[i].0 != K::zero() {
+                i = (i + 1) & (size - 1);
+            }
+            t.slots[i] = (k, w);
+        }
+        t
+    }
+
+    #[inline]
+    fn index(&self, key: K) -> usize {
+        // A multiplier other than the shard hash's, so that one shard's keys spread out.
+        (key.fold64().wrapping_mul(0xD6E8_FEB8_6659_FD93) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn get(&self, key: K) -> Option<u128> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.index(key);
+        loop {
+            let (k, w) = self.slots[i];
+            if k == key {
+                return Some(w);
+            }
+            if k == K::zero() {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
 /// Sorts `v` and removes duplicates, for keys below `2^bits`: a least-significant-digit
-/// radix sort, 11 bits per pass (3 passes for the 33 holes of english), which beats a
-/// comparison sort on the shards' random keys.
+/// radix sort, 11 bits per pass (3 passes for the 33 holes of english), all digit counts
+/// taken in one read, which beats a comparison sort on the shards' random keys.
 fn radix_sort_dedup<K: Bits>(v: &mut Vec<K>, bits: usize) {
     const DIGIT: usize = 11;
+    const MAX_PASSES: usize = 128usize.div_ceil(DIGIT);
     if v.len() < 256 {
         v.sort_unstable();
         v.dedup();
         return;
     }
+    let passes = bits.div_ceil(DIGIT);
     let mask = K::from((1usize << DIGIT) - 1).expect("digit mask fits");
+    let digit = |x: K, pass: usize| {
+        ((x >> (pass * DIGIT)) & mask)
+            .to_usize()
+            .expect("digit fits")
+    };
+    let mut counts = vec![[0usize; 1 << DIGIT]; passes.min(MAX_PASSES)];
+    for &x in v.iter() {
+        for (pass, count) in counts.iter_mut().enumerate() {
+            count[digit(x, pass)] += 1;
+        }
+    }
     let mut buf = vec![K::zero(); v.len()];
     let mut src = std::mem::take(v);
-    for pass in 0..bits.div_ceil(DIGIT) {
-        let shift = pass * DIGIT;
-        let digit = |x: K| ((x >> shift) & mask).to_usize().expect("digit fits");
-        let mut count = [0usize; 1 << DIGIT];
-        for &x in &src {
-            count[digit(x)] += 1;
-        }
+    for (pass, count) in counts.iter_mut().enumerate() {
         let mut sum = 0;
         for c in count.iter_mut() {
             let n = *c;
@@ -772,7 +831,7 @@ fn radix_sort_dedup<K: Bits>(v: &mut Vec<K>, bits: usize) {
             sum += n;
         }
         for &x in &src {
-            let d = digit(x);
+            let d = digit(x, pass);
             buf[count[d]] = x;
             count[d] += 1;
         }
