@@ -313,12 +313,20 @@ pub struct Reduction {
     pub visited: usize,
 }
 
-/// Configurations the search of [`reduce`] may visit before giving up.
-const REDUCE_LIMIT: usize = 50_000_000;
+/// Configurations the search of [`reduce`] may remember before giving up (about 40 bytes
+/// each).
+pub const REDUCE_LIMIT: usize = 10_000_000;
 
 /// The fewest pegs `config` can be reduced to on an unbounded strip, and a jump sequence
-/// that gets there (cells numbered from the configuration's first peg). Memoized search
-/// over the reachable configurations, up to translation.
+/// that gets there (cells numbered from the configuration's first peg).
+///
+/// A depth-first search over the configurations reachable from `config`, remembering the
+/// best result of each up to translation and reflection. It stops looking at a
+/// configuration's jumps once it reaches the lower bound of the mod-3 invariant: a jump
+/// flips the parity of the pegs on each of the three classes of cells mod 3, so when those
+/// three parities start out equal no single peg (one odd class, two even) is reachable, and
+/// 2 is the bound; otherwise 1. Exhaustive search is exponential in the worst case: it
+/// gives up with an error after [`REDUCE_LIMIT`] configurations (a few seconds).
 ///
 /// ```
 /// use pegsol::line::{reduce, Config};
@@ -332,20 +340,23 @@ pub fn reduce(config: &Config) -> Result<Reduction> {
             "line: configurations wider than {MAX_WIDTH} cells are not supported"
         )));
     }
-    // memo: configuration -> (fewest pegs, index of the best jump, u8::MAX if none)
-    let mut memo: HashMap<u128, (u32, u8)> = HashMap::new();
-    best(config.0, &mut memo)?;
+    let mut search = Search {
+        memo: HashMap::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4)),
+        bound: lower_bound(config.0),
+    };
+    let pegs = search.best(config.0)?;
     let mut jumps = Vec::new();
     let (mut mask, mut offset) = (config.0, 0i64);
-    loop {
-        let (_, choice) = memo[&mask];
-        if choice == u8::MAX {
-            break;
+    while mask.count_ones() > pegs {
+        let want = search.best(mask)?;
+        let mut step = None;
+        for (next, from, over, to) in Config(mask).jumps() {
+            if search.best(Config::new(next).0)? == want {
+                step = Some((next, from, over, to));
+                break;
+            }
         }
-        let (next, from, over, to) = Config(mask)
-            .jumps()
-            .nth(choice as usize)
-            .expect("memo holds a legal jump");
+        let (next, from, over, to) = step.expect("a jump keeps the best result");
         let at = |p: u32| offset + p as i64 - 2;
         jumps.push(LineJump {
             from: at(from),
@@ -356,36 +367,53 @@ pub fn reduce(config: &Config) -> Result<Reduction> {
         mask = Config::new(next).0;
     }
     Ok(Reduction {
-        pegs: memo[&config.0].0,
+        pegs,
         jumps,
-        visited: memo.len(),
+        visited: search.memo.len(),
     })
 }
 
-fn best(mask: u128, memo: &mut HashMap<u128, (u32, u8)>) -> Result<u32> {
-    if let Some(&(p, _)) = memo.get(&mask) {
-        return Ok(p);
+/// 2 when the pegs on the three classes of cells mod 3 have equal parities (no single peg
+/// is reachable), else 1.
+fn lower_bound(mask: u128) -> u32 {
+    let class = |r: u32| bits(mask).filter(|p| p % 3 == r).count() % 2;
+    if class(0) == class(1) && class(1) == class(2) {
+        2
+    } else {
+        1
     }
-    if memo.len() >= REDUCE_LIMIT {
-        return Err(Error::Memory(format!(
-            "line --reduce: gave up after visiting {REDUCE_LIMIT} configurations"
-        )));
-    }
-    let mut result = (mask.count_ones(), u8::MAX);
-    if result.0 > 1 {
-        let children: Vec<u128> = Config(mask).jumps().map(|(n, ..)| n).collect();
-        for (i, next) in children.into_iter().enumerate() {
-            let p = best(Config::new(next).0, memo)?;
-            if p < result.0 {
-                result = (p, i as u8);
-                if p == 1 {
+}
+
+struct Search {
+    /// Fewest pegs reachable, by configuration up to translation and reflection.
+    memo: HashMap<u128, u32, ahash::RandomState>,
+    bound: u32,
+}
+
+impl Search {
+    fn best(&mut self, mask: u128) -> Result<u32> {
+        let key = mask.min(Config::new(mask).reversed().0);
+        if let Some(&p) = self.memo.get(&key) {
+            return Ok(p);
+        }
+        if self.memo.len() >= REDUCE_LIMIT {
+            return Err(Error::Memory(format!(
+                "line --reduce: gave up after {REDUCE_LIMIT} configurations; the search is \
+                 exhaustive and this picture has too many reachable configurations"
+            )));
+        }
+        let mut result = mask.count_ones();
+        if result > self.bound {
+            for (next, ..) in Config(mask).jumps() {
+                result = result.min(self.best(Config::new(next).0)?);
+                if result == self.bound {
                     break;
                 }
             }
         }
+        self.memo.insert(key, result);
+        Ok(result)
     }
-    memo.insert(mask, result);
-    Ok(result.0)
 }
 
 /// What `pegsol line --reduce` prints: the fewest pegs and the jumps, each followed by the
