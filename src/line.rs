@@ -297,8 +297,11 @@ pub fn csv_files(layers: &[LineLayer]) -> Result<Vec<(&'static str, Vec<u8>)>> {
 /// negative: left of it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineJump {
+    /// The cell the jumping peg leaves.
     pub from: i64,
+    /// The cell of the peg jumped over (removed).
     pub over: i64,
+    /// The cell the peg lands in.
     pub to: i64,
 }
 
