@@ -4,7 +4,7 @@
 use crate::board::Board;
 use crate::engine::{self, CountOptions};
 use crate::error::{Error, Result};
-use crate::{memory, output};
+use crate::{line, memory, output, solvable};
 use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::Write;
@@ -25,6 +25,12 @@ enum Command {
     Count(CountArgs),
     /// Show a board: hole names, number of holes and jumps, symmetry group, start.
     Board(BoardArgs),
+    /// Reachable positions from which a win is still possible, per number of jumps.
+    Solvable(SolvableArgs),
+    /// The jumps from a position that keep it winnable, with their winning continuations.
+    Hint(HintArgs),
+    /// One-dimensional solitaire on an unbounded strip: solvable configurations, reductions.
+    Line(LineArgs),
 }
 
 /// The board and start shared by the commands.
@@ -77,6 +83,79 @@ struct BoardArgs {
     holes: Vec<String>,
 }
 
+#[derive(Debug, Args)]
+struct SolvableArgs {
+    #[command(flatten)]
+    start: StartArgs,
+    /// Where the last peg must stand (a hole name, or `any`). Default: any hole.
+    #[arg(long, value_name = "CELL")]
+    finish: Option<String>,
+    /// Worker threads (0 = one per core). Results are identical for every value.
+    #[arg(long, short = 'j', default_value_t = 0)]
+    threads: usize,
+    /// Write solvable.csv into DIR (created if missing; replaced atomically).
+    #[arg(long, value_name = "DIR")]
+    csv: Option<PathBuf>,
+    /// Refuse the run when the kept positions would need more than SIZE. Default: 80% of
+    /// the memory available.
+    #[arg(long, value_name = "SIZE", value_parser = memory::parse)]
+    max_memory: Option<u64>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct HintArgs {
+    /// Board: tri:N, line:L, english, french, wiegleb, or a board file.
+    #[arg(long, short, default_value = "tri:5", value_name = "SPEC")]
+    board: String,
+    /// The position: a picture with rows joined by `/` (o peg, . empty, space or - no hole),
+    /// or the empty holes joined by `+`.
+    #[arg(long, short, value_name = "POSITION")]
+    position: String,
+    /// Where the last peg must stand (a hole name, or `any`). Default: any hole.
+    #[arg(long, value_name = "CELL")]
+    finish: Option<String>,
+    /// Worker threads (0 = one per core).
+    #[arg(long, short = 'j', default_value_t = 0)]
+    threads: usize,
+    /// Refuse the run when the kept positions would need more than SIZE.
+    #[arg(long, value_name = "SIZE", value_parser = memory::parse)]
+    max_memory: Option<u64>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct LineArgs {
+    /// List the solvable configurations of N pegs (with --to, of N..=M pegs).
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with = "reduce",
+        required_unless_present = "reduce"
+    )]
+    pegs: Option<usize>,
+    /// The largest number of pegs to list (default: N).
+    #[arg(long, value_name = "M", requires = "pegs")]
+    to: Option<usize>,
+    /// Write line.csv (counts) and line_configurations.csv into DIR.
+    #[arg(long, value_name = "DIR", requires = "pegs")]
+    csv: Option<PathBuf>,
+    /// Reduce a configuration (e.g. `II.I`, I or o a peg, . a hole) to as few pegs as
+    /// possible and show the jumps.
+    #[arg(long, value_name = "PICTURE")]
+    reduce: Option<String>,
+    /// Print only the counts, not the pictures.
+    #[arg(long)]
+    counts_only: bool,
+    /// Worker threads (0 = one per core).
+    #[arg(long, short = 'j', default_value_t = 0)]
+    threads: usize,
+}
+
 /// Parses `args` and runs the command; returns the exit code on success.
 pub fn run<I, T>(args: I) -> Result<i32>
 where
@@ -105,6 +184,9 @@ where
     match cli.command {
         Command::Count(args) => count(args),
         Command::Board(args) => board(args),
+        Command::Solvable(args) => solvable(args),
+        Command::Hint(args) => hint(args),
+        Command::Line(args) => line(args),
     }
 }
 
@@ -161,4 +243,76 @@ fn board(args: BoardArgs) -> Result<i32> {
         board.draw_position(start),
     ));
     Ok(0)
+}
+
+fn solvable(args: SolvableArgs) -> Result<i32> {
+    let (board, start) = args.start.resolve()?;
+    let finish = solvable::Finish::parse(&board, args.finish.as_deref())?;
+    if let Some(dir) = &args.csv {
+        output::prepare_dir(dir)?;
+    }
+    let opts = solvable::SolveOptions {
+        threads: args.threads,
+        max_memory: args.max_memory.unwrap_or_else(memory::default_budget),
+        progress: !args.quiet,
+    };
+    let clock = Instant::now();
+    let result = solvable::solvable(&board, start, finish, &opts)?;
+    let secs = clock.elapsed().as_secs_f64();
+    if let Some(dir) = &args.csv {
+        let bytes = solvable::csv_file(std::slice::from_ref(&result))?;
+        output::write_atomically(dir, &[("solvable.csv", bytes)])?;
+    }
+    print(&solvable::summary_text(&result));
+    print(&timing(secs, args.threads));
+    Ok(0)
+}
+
+fn hint(args: HintArgs) -> Result<i32> {
+    let board = Board::from_spec(&args.board)?;
+    let position = board.parse_position(&args.position)?;
+    let finish = solvable::Finish::parse(&board, args.finish.as_deref())?;
+    let opts = solvable::SolveOptions {
+        threads: args.threads,
+        max_memory: args.max_memory.unwrap_or_else(memory::default_budget),
+        progress: !args.quiet,
+    };
+    let h = solvable::hint(&board, position, finish, &opts)?;
+    print(&solvable::hint_text(&board, position, finish, &h));
+    Ok(0)
+}
+
+fn line(args: LineArgs) -> Result<i32> {
+    if let Some(picture) = &args.reduce {
+        let config = line::Config::parse(picture)?;
+        let r = line::reduce(&config)?;
+        print(&line::reduction_text(&config, &r));
+        return Ok(0);
+    }
+    let from = args.pegs.expect("clap requires --pegs or --reduce");
+    let to = args.to.unwrap_or(from);
+    if let Some(dir) = &args.csv {
+        output::prepare_dir(dir)?;
+    }
+    let clock = Instant::now();
+    let layers = line::solvable_with_threads(from, to, args.threads)?;
+    let secs = clock.elapsed().as_secs_f64();
+    if let Some(dir) = &args.csv {
+        output::write_atomically(dir, &line::csv_files(&layers)?)?;
+    }
+    print(&line::listing_text(&layers, !args.counts_only));
+    print(&timing(secs, args.threads));
+    Ok(0)
+}
+
+fn timing(secs: f64, threads: usize) -> String {
+    format!(
+        "wall time {secs:.2} s, peak memory {}, {} threads\n",
+        memory::peak_rss().map_or("unknown".into(), memory::human),
+        if threads == 0 {
+            rayon::current_num_threads()
+        } else {
+            threads
+        }
+    )
 }

@@ -2,6 +2,8 @@
 
 mod cli;
 mod common;
+mod line;
 mod published;
 mod reference;
+mod solvable;
 mod symmetry;

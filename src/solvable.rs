@@ -1,0 +1,842 @@
+//! Still-solvable positions: which reachable positions can still be won, and how many
+//! winning continuations each jump keeps.
+//!
+//! Three passes over the layers of the game (layer `j` = positions after `j` jumps):
+//!
+//! 1. **Forward**: every position reachable from the start, layer by layer, each layer kept
+//!    as [`SHARDS`] sorted vectors of canonical forms (shard chosen by a hash of the key).
+//! 2. **Backward**: the goals (one peg, on the finish hole or anywhere) of the last layer,
+//!    then layer by layer the *parents* (un-jumps) of the solvable positions of layer
+//!    `j + 1` that are reachable, i.e. present in forward layer `j`. A reachable position is
+//!    solvable exactly when one of its jumps leads to a solvable position, and that child is
+//!    itself reachable, so this finds every solvable reachable position and no other. It
+//!    touches only solvable positions: english centre has 1.7 million of them up to
+//!    symmetry against 23.5 million reachable.
+//! 3. **Wins**: `W(p)`, the number of jump sequences from `p` to a goal, from the last
+//!    layer back: `W(p) = sum of W(child)` over the jumps of `p` into solvable positions.
+//!
+//! Symmetry: positions are merged into orbits under `H`, the symmetries of the board that
+//! fix both the start and the set of goal holes. Such a symmetry maps reachable positions
+//! to reachable ones, goals to goals and jumps to jumps, so the reachable set, the solvable
+//! set and `W` are all unions of (constant on) `H`-orbits. Raw counts add up orbit sizes
+//! (`|H| / |stabiliser|`); "up to symmetry" counts distinct orbits under the board's whole
+//! group, which may be larger than `H` (a corner finish on a symmetric start).
+//!
+//! Each pass runs the shards of a layer as work units on the rayon pool, every unit writing
+//! into one buffer per next-layer shard, merged per shard without locks, as the count
+//! engine does.
+
+use crate::bits::Bits;
+use crate::board::{Board, Jump, Pegs, bit};
+use crate::error::{Error, Result, add};
+use crate::output::csv_bytes;
+use crate::progress;
+use crate::symmetry::{Symmetry, Transforms};
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// Number of shards of each layer (a power of two).
+pub const SHARDS: usize = 256;
+const SHARD_SHIFT: u32 = 64 - SHARDS.trailing_zeros();
+/// The largest symmetry group of a lattice (the hexagon's 12).
+const MAX_GROUP: usize = 12;
+
+/// One layer: [`SHARDS`] sorted, deduplicated vectors of canonical positions.
+type Shards<K> = Vec<Vec<K>>;
+
+/// Where a win must end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// One peg anywhere.
+    Any,
+    /// One peg in this hole.
+    Hole(usize),
+}
+
+impl Finish {
+    /// Parses `--finish`: absent or `any` for any hole, else a hole name.
+    pub fn parse(board: &Board, name: Option<&str>) -> Result<Finish> {
+        match name {
+            None => Ok(Finish::Any),
+            Some(n) if n.eq_ignore_ascii_case("any") => Ok(Finish::Any),
+            Some(n) => Ok(Finish::Hole(board.hole(n)?)),
+        }
+    }
+
+    /// The holes a last peg may stand in, as a mask.
+    pub fn mask(self, board: &Board) -> Pegs {
+        match self {
+            Finish::Any => board.full(),
+            Finish::Hole(h) => bit(h),
+        }
+    }
+
+    /// `any` or the hole's name.
+    pub fn name(self, board: &Board) -> String {
+        match self {
+            Finish::Any => "any".into(),
+            Finish::Hole(h) => board.hole_name(h),
+        }
+    }
+}
+
+/// How to run an analysis.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Worker threads; 0 = one per core.
+    pub threads: usize,
+    /// Refuse to keep more than this many bytes of positions.
+    pub max_memory: u64,
+    /// Show a progress bar on stderr (only drawn when stderr is a terminal).
+    pub progress: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            threads: 0,
+            max_memory: crate::memory::default_budget(),
+            progress: false,
+        }
+    }
+}
+
+/// The solvable positions after a given number of jumps.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SolvableLayer {
+    /// Jumps made from the start.
+    pub jumps: usize,
+    /// Reachable positions from which a win is still possible (no symmetry reduction).
+    pub positions: u64,
+    /// The same counted up to the board's symmetry group.
+    pub positions_reduced: u64,
+    /// All reachable positions after `jumps` jumps.
+    pub reachable: u64,
+    /// The same counted up to the board's symmetry group.
+    pub reachable_reduced: u64,
+}
+
+/// What `pegsol solvable` reports for one (board, start, finish).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Solvable {
+    /// The board spec as given.
+    pub board: String,
+    /// The start's empty holes joined by `+`.
+    pub start: String,
+    /// The finish hole's name, or `any`.
+    pub finish: String,
+    /// Pegs at the start.
+    pub start_pegs: usize,
+    /// One entry per number of jumps, from 0 to the last reachable layer.
+    pub layers: Vec<SolvableLayer>,
+    /// Winning jump sequences from the start (to the finish hole, or to any hole).
+    pub wins: u128,
+}
+
+impl Solvable {
+    /// Solvable reachable positions, the start included if it is solvable.
+    pub fn positions(&self) -> u64 {
+        self.layers.iter().map(|l| l.positions).sum()
+    }
+
+    /// Solvable reachable positions up to symmetry.
+    pub fn positions_reduced(&self) -> u64 {
+        self.layers.iter().map(|l| l.positions_reduced).sum()
+    }
+
+    /// Reachable positions.
+    pub fn reachable(&self) -> u64 {
+        self.layers.iter().map(|l| l.reachable).sum()
+    }
+
+    /// Reachable positions up to symmetry.
+    pub fn reachable_reduced(&self) -> u64 {
+        self.layers.iter().map(|l| l.reachable_reduced).sum()
+    }
+}
+
+/// Columns of `solvable.csv`.
+pub const SOLVABLE_HEADER: &[&str] = &[
+    "board",
+    "start",
+    "finish",
+    "jumps",
+    "positions",
+    "positions_reduced",
+    "reachable",
+    "reachable_reduced",
+];
+
+/// `solvable.csv` for one or more analyses: one row per (analysis, number of jumps),
+/// layers with no solvable position included (their `positions` is 0).
+pub fn csv_file(results: &[Solvable]) -> Result<Vec<u8>> {
+    let rows: Vec<Vec<String>> = results
+        .iter()
+        .flat_map(|s| {
+            s.layers.iter().map(move |l| {
+                vec![
+                    s.board.clone(),
+                    s.start.clone(),
+                    s.finish.clone(),
+                    l.jumps.to_string(),
+                    l.positions.to_string(),
+                    l.positions_reduced.to_string(),
+                    l.reachable.to_string(),
+                    l.reachable_reduced.to_string(),
+                ]
+            })
+        })
+        .collect();
+    csv_bytes(SOLVABLE_HEADER, &rows)
+}
+
+/// The readable summary `pegsol solvable` prints.
+pub fn summary_text(s: &Solvable) -> String {
+    use thousands::Separable;
+    let mut out = format!(
+        "board {}, start {}, finish {} ({} pegs)\n\
+         solvable positions          {} of {} reachable\n\
+         solvable up to symmetry     {} of {}\n\
+         winning jump sequences      {}\n\
+         per number of jumps:\n\
+         {:>5} {:>14} {:>14} {:>14} {:>14}\n",
+        s.board,
+        s.start,
+        s.finish,
+        s.start_pegs,
+        s.positions().separate_with_commas(),
+        s.reachable().separate_with_commas(),
+        s.positions_reduced().separate_with_commas(),
+        s.reachable_reduced().separate_with_commas(),
+        s.wins.separate_with_commas(),
+        "jumps",
+        "solvable",
+        "reduced",
+        "reachable",
+        "reduced",
+    );
+    for l in &s.layers {
+        out.push_str(&format!(
+            "{:>5} {:>14} {:>14} {:>14} {:>14}\n",
+            l.jumps,
+            l.positions.separate_with_commas(),
+            l.positions_reduced.separate_with_commas(),
+            l.reachable.separate_with_commas(),
+            l.reachable_reduced.separate_with_commas()
+        ));
+    }
+    out
+}
+
+/// The reachable positions of `board` from `start` from which a win (ending on `finish`)
+/// is still possible, per number of jumps, and the number of winning sequences.
+///
+/// ```
+/// use pegsol::{board::Board, solvable::{solvable, Finish, SolveOptions}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let a1 = b.hole("a1").unwrap();
+/// let s = solvable(&b, b.default_start(), Finish::Hole(a1), &SolveOptions::default()).unwrap();
+/// assert_eq!(s.wins, 6_816); // published: wins from a1 ending on a1
+/// let any = solvable(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+/// assert_eq!(any.wins, 29_760);
+/// ```
+pub fn solvable(
+    board: &Board,
+    start: Pegs,
+    finish: Finish,
+    opts: &SolveOptions,
+) -> Result<Solvable> {
+    with_pool(opts, || {
+        if board.holes() <= 64 {
+            Solver::<u64>::new(board, start, finish, true).solvable(opts)
+        } else {
+            Solver::<u128>::new(board, start, finish, true).solvable(opts)
+        }
+    })
+}
+
+/// One legal jump from a position and the winning sequences that start with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JumpWins {
+    /// The jump.
+    pub jump: Jump,
+    /// Winning continuations after it (0: the jump loses).
+    pub wins: u128,
+}
+
+/// The answer to "what should I play here?".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// Winning jump sequences from the position.
+    pub wins: u128,
+    /// Every legal jump, winning ones first (most wins first), then in board order.
+    pub jumps: Vec<JumpWins>,
+}
+
+/// Every legal jump from `position` with the number of winning continuations it keeps
+/// (wins ending on `finish`).
+///
+/// Same passes as [`solvable`], with positions merged under every symmetry that fixes the
+/// goal, whether or not it fixes `position`: `W` is the same on a whole orbit of such
+/// symmetries, and the orbit of a reachable position is all the passes need to know. A
+/// position of an unsymmetric mid-game thus costs no more than a symmetric start.
+///
+/// ```
+/// use pegsol::{board::Board, solvable::{hint, Finish, SolveOptions}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let h = hint(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+/// assert_eq!(h.wins, 29_760);
+/// assert_eq!(h.jumps.iter().map(|j| j.wins).sum::<u128>(), 29_760);
+/// ```
+pub fn hint(board: &Board, position: Pegs, finish: Finish, opts: &SolveOptions) -> Result<Hint> {
+    with_pool(opts, || {
+        if board.holes() <= 64 {
+            Solver::<u64>::new(board, position, finish, false).hint(opts)
+        } else {
+            Solver::<u128>::new(board, position, finish, false).hint(opts)
+        }
+    })
+}
+
+/// The readable answer of `pegsol hint`.
+pub fn hint_text(board: &Board, position: Pegs, finish: Finish, h: &Hint) -> String {
+    use thousands::Separable;
+    let mut out = format!(
+        "{}{} pegs, finish {}: {} winning jump sequences\n",
+        board.draw_position(position),
+        position.count_ones(),
+        finish.name(board),
+        h.wins.separate_with_commas()
+    );
+    if h.jumps.is_empty() {
+        out.push_str("no jump is possible\n");
+        return out;
+    }
+    if h.wins == 0 {
+        out.push_str("no jump keeps the position winnable\n");
+    }
+    for j in &h.jumps {
+        let verdict = if j.wins > 0 {
+            format!("{} wins", j.wins.separate_with_commas())
+        } else {
+            "loses".into()
+        };
+        out.push_str(&format!(
+            "  {}-{} (over {})  {}\n",
+            board.hole_name(j.jump.from),
+            board.hole_name(j.jump.to),
+            board.hole_name(j.jump.over),
+            verdict
+        ));
+    }
+    out
+}
+
+fn with_pool<T: Send>(opts: &SolveOptions, f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()
+        .map_err(|e| Error::input(format!("cannot start {} threads: {e}", opts.threads)))?;
+    pool.install(f)
+}
+
+/// The three passes for one (board, start, goal) with bitboards of type `K`.
+struct Solver<'a, K: Bits> {
+    board: &'a Board,
+    start: K,
+    finish: Finish,
+    goal: K,
+    /// Symmetries: the `h` that fix the start and the goal first, then the rest.
+    transforms: Transforms<K>,
+    h: usize,
+    /// Per jump: the mask of its three holes, of from and over, of to (three arrays, so
+    /// that the legality tests of all jumps compile to straight-line, vectorised code).
+    all: Vec<K>,
+    from_over: Vec<K>,
+    to: Vec<K>,
+    /// Per jump `j` and symmetry `i < h`: the image of the jump's mask, at `j * h + i`.
+    jump_images: Vec<K>,
+}
+
+impl<'a, K: Bits> Solver<'a, K> {
+    /// `fix_start`: reduce under the symmetries fixing both the start and the goal (needed
+    /// for exact raw counts of reachable positions); otherwise under all the symmetries
+    /// fixing the goal, which leaves `W` and solvability exact and merges more: a forward
+    /// layer then holds the orbits of reachable positions (see [`hint`]).
+    fn new(board: &'a Board, start: Pegs, finish: Finish, fix_start: bool) -> Self {
+        let goal = finish.mask(board);
+        let fixes = |s: &&Symmetry| {
+            (!fix_start || board.transform(s, start) == start) && board.transform(s, goal) == goal
+        };
+        let group = board.symmetries();
+        let mut order: Vec<&Symmetry> = group.iter().filter(fixes).collect();
+        let h = order.len();
+        order.extend(group.iter().filter(|s| !fixes(s)));
+        let transforms = Transforms::new(&order, board.holes());
+        let from_over: Vec<K> = board
+            .jumps()
+            .iter()
+            .map(|j| K::bit(j.from) | K::bit(j.over))
+            .collect();
+        let to: Vec<K> = board.jumps().iter().map(|j| K::bit(j.to)).collect();
+        let all: Vec<K> = from_over.iter().zip(&to).map(|(&a, &b)| a | b).collect();
+        let jump_images = all
+            .iter()
+            .flat_map(|&all| (0..h).map(move |i| (all, i)))
+            .map(|(all, i)| transforms.apply(i, all))
+            .collect();
+        Solver {
+            board,
+            start: K::from_u128(start),
+            finish,
+            goal: K::from_u128(goal),
+            transforms,
+            h,
+            all,
+            from_over,
+            to,
+            jump_images,
+        }
+    }
+
+    #[inline]
+    fn shard(key: K) -> usize {
+        (key.fold64().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> SHARD_SHIFT) as usize
+    }
+
+    /// The images of `pos` under the first `n` symmetries.
+    #[inline]
+    fn images(&self, pos: K, n: usize) -> [K; MAX_GROUP] {
+        let mut img = [K::zero(); MAX_GROUP];
+        for (i, x) in img.iter_mut().enumerate().take(n) {
+            *x = self.transforms.apply(i, pos);
+        }
+        img
+    }
+
+    /// The canonical form under `H` of `pos ^ mask(jump j)`, given the images of `pos`.
+    #[inline]
+    fn canon_after(&self, img: &[K; MAX_GROUP], j: usize, first: K) -> K {
+        let h = self.h;
+        let images = &self.jump_images[j * h..(j + 1) * h];
+        let mut canon = first;
+        for i in 1..h {
+            let x = img[i] ^ images[i];
+            if x < canon {
+                canon = x;
+            }
+        }
+        canon
+    }
+
+    /// Calls `f(j)` for every jump `j` with `pos & all[j] == want[j]`: the legal jumps of
+    /// `pos` (`want` = from and over) or its legal un-jumps (`want` = to).
+    #[inline]
+    fn each_jump(&self, pos: K, want: &[K], mut f: impl FnMut(usize)) {
+        for (c, (all, want)) in self.all.chunks(64).zip(want.chunks(64)).enumerate() {
+            let mut m = 0u64;
+            for (i, (&a, &w)) in all.iter().zip(want).enumerate() {
+                m |= u64::from(pos & a == w) << i;
+            }
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                f(c * 64 + i);
+            }
+        }
+    }
+
+    fn contains(layer: &Shards<K>, key: K) -> Option<usize> {
+        layer[Self::shard(key)].binary_search(&key).ok()
+    }
+
+    fn is_goal(&self, pos: K) -> bool {
+        pos.count_ones() == 1 && pos & self.goal != K::zero()
+    }
+
+    /// The next layer: `f(pos, out, acc)` pushes the canonical successors of `pos` into
+    /// `out[shard]` and may note statistics of `pos` in the unit's accumulator `acc`.
+    /// Units are the shards of `layer`, in batches; per-shard buffers are merged one task
+    /// per shard, then sorted and deduplicated. Returns the next layer and the units'
+    /// accumulators.
+    fn step<A: Default + Send + Sync>(
+        &self,
+        layer: &Shards<K>,
+        f: impl Fn(K, &mut [Vec<K>], &mut A) + Sync,
+    ) -> (Shards<K>, Vec<A>) {
+        let batch = (4 * rayon::current_num_threads()).clamp(8, SHARDS);
+        let mut next: Shards<K> = vec![Vec::new(); SHARDS];
+        let mut clean = vec![0usize; SHARDS];
+        let mut accs = Vec::with_capacity(SHARDS);
+        let bits = self.board.holes();
+        for units in layer.chunks(batch) {
+            let results: Vec<(Vec<Vec<K>>, A)> = units
+                .par_iter()
+                .map(|unit| {
+                    // About 8 children per position on english, spread over the shards.
+                    let guess = unit.len() * 10 / SHARDS + 16;
+                    let mut out: Vec<Vec<K>> =
+                        (0..SHARDS).map(|_| Vec::with_capacity(guess)).collect();
+                    let mut acc = A::default();
+                    for &pos in unit {
+                        f(pos, &mut out, &mut acc);
+                    }
+                    (out, acc)
+                })
+                .collect();
+            next.par_iter_mut()
+                .zip(clean.par_iter_mut())
+                .enumerate()
+                .for_each(|(i, (table, clean))| {
+                    table.reserve(results.iter().map(|(out, _)| out[i].len()).sum());
+                    for (out, _) in &results {
+                        table.extend_from_slice(&out[i]);
+                    }
+                    // Deduplicate once the duplicates could bloat the memory.
+                    if table.len() > 4 * *clean + 65536 {
+                        radix_sort_dedup(table, bits);
+                        *clean = table.len();
+                    }
+                });
+            accs.extend(results.into_iter().map(|(_, acc)| acc));
+        }
+        next.par_iter_mut().for_each(|t| {
+            radix_sort_dedup(t, bits);
+            t.shrink_to_fit();
+        });
+        (next, accs)
+    }
+
+    /// Pass 1: the reachable positions, layer by layer, with each layer's (raw, reduced)
+    /// counts.
+    #[allow(clippy::type_complexity)]
+    fn forward(
+        &self,
+        opts: &SolveOptions,
+        bar: &indicatif::ProgressBar,
+    ) -> Result<(Vec<Shards<K>>, Vec<(u64, u64)>)> {
+        let mut first: Shards<K> = vec![Vec::new(); SHARDS];
+        let start = self.transforms_canon_h(self.start);
+        first[Self::shard(start)].push(start);
+        let mut layers = vec![first];
+        let mut counts = Vec::new();
+        let mut held = 0u64;
+        let (g, h) = (self.transforms.len(), self.h);
+        loop {
+            let last = layers.last().expect("one layer");
+            let (next, accs) = self.step(last, |pos, out, acc: &mut (u64, Vec<K>)| {
+                let img = self.images(pos, g);
+                let fixed = img[..h].iter().filter(|&&x| x == pos).count();
+                acc.0 += (h / fixed) as u64;
+                if g > h {
+                    acc.1.push(*img[..g].iter().min().expect("identity"));
+                }
+                self.each_jump(pos, &self.from_over, |j| {
+                    let c = self.canon_after(&img, j, pos ^ self.all[j]);
+                    out[Self::shard(c)].push(c);
+                });
+            });
+            counts.push(Self::reduce_counts(last, accs, g > h));
+            bar.inc(1);
+            let n: usize = next.iter().map(|t| t.len()).sum();
+            if n == 0 {
+                break;
+            }
+            held += (n * std::mem::size_of::<K>()) as u64;
+            if held > opts.max_memory {
+                return Err(Error::Memory(format!(
+                    "{} from {}: keeping the reachable positions of {} jumps needs more than {} \
+                     (the limit). Raise --max-memory if the machine has the memory",
+                    self.board.name(),
+                    self.board.start_name(self.start.to_u128()),
+                    layers.len(),
+                    crate::memory::human(opts.max_memory)
+                )));
+            }
+            layers.push(next);
+        }
+        Ok((layers, counts))
+    }
+
+    /// A layer's (raw, reduced) counts from its units' accumulators of (orbit sizes under
+    /// `H`, canonical forms under the whole group when it is larger).
+    fn reduce_counts(layer: &Shards<K>, accs: Vec<(u64, Vec<K>)>, larger: bool) -> (u64, u64) {
+        let raw = accs.iter().map(|a| a.0).sum();
+        if !larger {
+            return (raw, layer.iter().map(|t| t.len() as u64).sum());
+        }
+        let mut reduced: Vec<K> = accs.into_iter().flat_map(|a| a.1).collect();
+        reduced.par_sort_unstable();
+        reduced.dedup();
+        (raw, reduced.len() as u64)
+    }
+
+    fn transforms_canon_h(&self, pos: K) -> K {
+        (0..self.h)
+            .map(|i| self.transforms.apply(i, pos))
+            .min()
+            .unwrap_or(pos)
+    }
+
+    /// Pass 2: the solvable positions of each forward layer.
+    fn backward(&self, forward: &[Shards<K>], bar: &indicatif::ProgressBar) -> Vec<Shards<K>> {
+        let last = forward.len() - 1;
+        let mut layers: Vec<Shards<K>> = vec![vec![Vec::new(); SHARDS]; forward.len()];
+        layers[last] = forward[last]
+            .par_iter()
+            .map(|t| t.iter().copied().filter(|&p| self.is_goal(p)).collect())
+            .collect();
+        for j in (0..last).rev() {
+            let (parents, _) = self.step(&layers[j + 1], |q, out, _: &mut ()| {
+                let img = self.images(q, self.h);
+                self.each_jump(q, &self.to, |k| {
+                    let c = self.canon_after(&img, k, q ^ self.all[k]);
+                    out[Self::shard(c)].push(c);
+                });
+            });
+            // Keep the parents that are reachable: a sorted intersection per shard.
+            layers[j] = parents
+                .into_par_iter()
+                .zip(forward[j].par_iter())
+                .map(|(mut p, f)| {
+                    let mut k = 0;
+                    p.retain(|x| {
+                        while k < f.len() && f[k] < *x {
+                            k += 1;
+                        }
+                        k < f.len() && f[k] == *x
+                    });
+                    p.shrink_to_fit();
+                    p
+                })
+                .collect();
+            bar.inc(1);
+        }
+        layers
+    }
+
+    /// Pass 3: `W` of every solvable position, aligned with the shards of `solvable`.
+    fn wins(&self, solvable: &[Shards<K>]) -> Result<Vec<Vec<Vec<u128>>>> {
+        let last = solvable.len() - 1;
+        let mut wins: Vec<Vec<Vec<u128>>> = vec![Vec::new(); solvable.len()];
+        wins[last] = solvable[last].iter().map(|t| vec![1; t.len()]).collect();
+        for j in (0..last).rev() {
+            // The solvable positions below and their W, as hash tables: one probe per child.
+            let below: Vec<WinTable<K>> = solvable[j + 1]
+                .par_iter()
+                .zip(wins[j + 1].par_iter())
+                .map(|(keys, w)| WinTable::new(keys, w))
+                .collect();
+            wins[j] = solvable[j]
+                .par_iter()
+                .map(|unit| {
+                    unit.iter()
+                        .map(|&pos| {
+                            let img = self.images(pos, self.h);
+                            let mut w = Ok(0u128);
+                            self.each_jump(pos, &self.from_over, |k| {
+                                let c = self.canon_after(&img, k, pos ^ self.all[k]);
+                                if let (Some(x), Ok(sum)) = (below[Self::shard(c)].get(c), &w) {
+                                    w = add(*sum, x);
+                                }
+                            });
+                            w
+                        })
+                        .collect::<Result<Vec<u128>>>()
+                })
+                .collect::<Result<_>>()?;
+        }
+        Ok(wins)
+    }
+
+    /// (raw positions, positions up to the board's group) of a layer.
+    fn layer_counts(&self, layer: &Shards<K>) -> (u64, u64) {
+        let g = self.transforms.len();
+        let h = self.h;
+        let (raw, mut reduced): (u64, Vec<K>) = layer
+            .par_iter()
+            .map(|unit| {
+                let mut raw = 0u64;
+                let mut reduced = Vec::new();
+                for &pos in unit {
+                    let img = self.images(pos, g);
+                    let fixed = img[..h].iter().filter(|&&x| x == pos).count();
+                    raw += (h / fixed) as u64;
+                    if g > h {
+                        reduced.push(*img[..g].iter().min().expect("identity"));
+                    }
+                }
+                (raw, reduced)
+            })
+            .reduce(
+                || (0, Vec::new()),
+                |(a, mut x), (b, y)| {
+                    x.extend(y);
+                    (a + b, x)
+                },
+            );
+        if g == h {
+            return (raw, layer.iter().map(|t| t.len() as u64).sum());
+        }
+        reduced.par_sort_unstable();
+        reduced.dedup();
+        (raw, reduced.len() as u64)
+    }
+
+    fn solvable(&self, opts: &SolveOptions) -> Result<Solvable> {
+        let pegs = self.start.count_ones() as usize;
+        let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
+        let (forward, reach) = self.forward(opts, &bar)?;
+        let solvable = self.backward(&forward, &bar);
+        let wins = self.wins(&solvable)?;
+        bar.finish_and_clear();
+        let layers = reach
+            .iter()
+            .zip(&solvable)
+            .enumerate()
+            .map(|(jumps, (&(reachable, reachable_reduced), s))| {
+                let (positions, positions_reduced) = self.layer_counts(s);
+                SolvableLayer {
+                    jumps,
+                    positions,
+                    positions_reduced,
+                    reachable,
+                    reachable_reduced,
+                }
+            })
+            .collect();
+        let start = self.transforms_canon_h(self.start);
+        let w0 =
+            Self::contains(&solvable[0], start).map_or(0, |at| wins[0][Self::shard(start)][at]);
+        Ok(Solvable {
+            board: self.board.name().to_string(),
+            start: self.board.start_name(self.start.to_u128()),
+            finish: self.finish.name(self.board),
+            start_pegs: pegs,
+            layers,
+            wins: w0,
+        })
+    }
+
+    fn hint(&self, opts: &SolveOptions) -> Result<Hint> {
+        let pegs = self.start.count_ones() as usize;
+        if pegs == 0 {
+            return Err(Error::input("the position has no peg"));
+        }
+        let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
+        let (forward, _) = self.forward(opts, &bar)?;
+        let solvable = self.backward(&forward, &bar);
+        let wins = self.wins(&solvable)?;
+        bar.finish_and_clear();
+        let lookup = |layer: usize, pos: K| -> u128 {
+            if layer >= solvable.len() {
+                return 0;
+            }
+            let c = self.transforms_canon_h(pos);
+            Self::contains(&solvable[layer], c).map_or(0, |at| wins[layer][Self::shard(c)][at])
+        };
+        let mut jumps = Vec::new();
+        self.each_jump(self.start, &self.from_over, |j| {
+            jumps.push(JumpWins {
+                jump: self.board.jumps()[j],
+                wins: lookup(1, self.start ^ self.all[j]),
+            })
+        });
+        jumps.sort_by(|a, b| b.wins.cmp(&a.wins).then(a.jump.cmp(&b.jump)));
+        Ok(Hint {
+            wins: lookup(0, self.start),
+            jumps,
+        })
+    }
+}
+
+/// Nonzero keys and their `W`: open addressing with linear probing, at most half full,
+/// zero marking an empty slot (no position without pegs is stored).
+struct WinTable<K> {
+    slots: Vec<(K, u128)>,
+    shift: u32,
+}
+
+impl<K: Bits> WinTable<K> {
+    fn new(keys: &[K], wins: &[u128]) -> Self {
+        let size = (2 * keys.len()).next_power_of_two().max(16);
+        let mut t = WinTable {
+            slots: vec![(K::zero(), 0); size],
+            shift: 64 - size.trailing_zeros(),
+        };
+        for (&k, &w) in keys.iter().zip(wins) {
+            let mut i = t.index(k);
+            while t.slots[i].0 != K::zero() {
+                i = (i + 1) & (size - 1);
+            }
+            t.slots[i] = (k, w);
+        }
+        t
+    }
+
+    #[inline]
+    fn index(&self, key: K) -> usize {
+        // A multiplier other than the shard hash's, so that one shard's keys spread out.
+        (key.fold64().wrapping_mul(0xD6E8_FEB8_6659_FD93) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn get(&self, key: K) -> Option<u128> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.index(key);
+        loop {
+            let (k, w) = self.slots[i];
+            if k == key {
+                return Some(w);
+            }
+            if k == K::zero() {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+/// Sorts `v` and removes duplicates, for keys below `2^bits`: a least-significant-digit
+/// radix sort, 11 bits per pass (3 passes for the 33 holes of english), all digit counts
+/// taken in one read, which beats a comparison sort on the shards' random keys.
+fn radix_sort_dedup<K: Bits>(v: &mut Vec<K>, bits: usize) {
+    const DIGIT: usize = 11;
+    const MAX_PASSES: usize = 128usize.div_ceil(DIGIT);
+    if v.len() < 256 {
+        v.sort_unstable();
+        v.dedup();
+        return;
+    }
+    let passes = bits.div_ceil(DIGIT);
+    let mask = K::from((1usize << DIGIT) - 1).expect("digit mask fits");
+    let digit = |x: K, pass: usize| {
+        ((x >> (pass * DIGIT)) & mask)
+            .to_usize()
+            .expect("digit fits")
+    };
+    let mut counts = vec![[0usize; 1 << DIGIT]; passes.min(MAX_PASSES)];
+    for &x in v.iter() {
+        for (pass, count) in counts.iter_mut().enumerate() {
+            count[digit(x, pass)] += 1;
+        }
+    }
+    let mut buf = vec![K::zero(); v.len()];
+    let mut src = std::mem::take(v);
+    for (pass, count) in counts.iter_mut().enumerate() {
+        let mut sum = 0;
+        for c in count.iter_mut() {
+            let n = *c;
+            *c = sum;
+            sum += n;
+        }
+        for &x in &src {
+            let d = digit(x, pass);
+            buf[count[d]] = x;
+            count[d] += 1;
+        }
+        std::mem::swap(&mut src, &mut buf);
+    }
+    src.dedup();
+    *v = src;
+}

@@ -1,0 +1,335 @@
+//! `pegsol solvable` and `pegsol hint`: published figures, the count engine, and a plain
+//! brute force without symmetry.
+
+use crate::common::{self, pegsol};
+use pegsol::board::{Board, Pegs};
+use pegsol::solvable::{Finish, SolveOptions, hint, solvable};
+use std::collections::{HashMap, HashSet};
+
+fn opts(threads: usize) -> SolveOptions {
+    SolveOptions {
+        threads,
+        ..SolveOptions::default()
+    }
+}
+
+/// published.md, English board: "Reachable positions from which a one-peg finish at the
+/// centre is still possible: 1,679,072 up to symmetry (OEIS A112738: 1, 1, 2, 8, 38, 164,
+/// ...)"; "Wins finishing at the centre d4: 40,861,647,040,079,968"; reachable positions
+/// 23,475,688 up to symmetry (A112737: 1, 1, 2, 8, 39, 171, ...), 187,636,299 raw.
+#[test]
+fn english_centre_to_centre_matches_a112738() {
+    let b = Board::from_spec("english").unwrap();
+    let d4 = b.hole("d4").unwrap();
+    let s = solvable(&b, b.default_start(), Finish::Hole(d4), &opts(0)).unwrap();
+    assert_eq!(s.positions_reduced(), 1_679_072);
+    let per_jump: Vec<u64> = s.layers.iter().map(|l| l.positions_reduced).collect();
+    assert_eq!(per_jump[..6], [1, 1, 2, 8, 38, 164]);
+    assert_eq!(s.wins, 40_861_647_040_079_968);
+    assert_eq!(s.reachable_reduced(), 23_475_688);
+    assert_eq!(s.reachable(), 187_636_299);
+    let reach: Vec<u64> = s.layers.iter().map(|l| l.reachable_reduced).collect();
+    assert_eq!(reach[..6], [1, 1, 2, 8, 39, 171]);
+    // Centre to centre is its own reverse: layer j and layer 31 - j correspond by
+    // complementing the board, so the solvable counts are a palindrome.
+    let raw: Vec<u64> = s.layers.iter().map(|l| l.positions).collect();
+    assert!(raw.iter().eq(raw.iter().rev()));
+}
+
+/// published.md, triangle of side 5: wins per start class, and wins ending on the start.
+/// The "any hole" wins must also equal the count engine's, hole by hole.
+#[test]
+fn tri5_wins_match_published_and_engine() {
+    let b = Board::from_spec("tri:5").unwrap();
+    for (start, wins, home) in [
+        ("a1", 29_760u128, 6_816u128),
+        ("a2", 14_880, 720),
+        ("a3", 85_258, 51_452),
+        ("b3", 1_550, 0),
+    ] {
+        let s0 = b.start_from_names(&[start.to_string()]).unwrap();
+        let any = solvable(&b, s0, Finish::Any, &opts(2)).unwrap();
+        assert_eq!(any.wins, wins, "{start}");
+        let h = b.hole(start).unwrap();
+        assert_eq!(
+            solvable(&b, s0, Finish::Hole(h), &opts(2)).unwrap().wins,
+            home
+        );
+        let counts = common::run("tri:5", &[start], 2);
+        assert_eq!(any.reachable(), counts.positions());
+        assert_eq!(any.reachable_reduced(), counts.positions_reduced());
+        for hole in 0..b.holes() {
+            let s = solvable(&b, s0, Finish::Hole(hole), &opts(1)).unwrap();
+            assert_eq!(
+                s.wins,
+                counts.wins_at(&b.hole_name(hole)),
+                "{start} -> {hole}"
+            );
+        }
+    }
+}
+
+/// published.md: G. I. Bell's impossible start/finish pairs on tri:5.
+#[test]
+fn tri5_impossible_pairs_have_no_solvable_position() {
+    let b = Board::from_spec("tri:5").unwrap();
+    for (start, finish) in [
+        ("b3", "a1"),
+        ("a1", "b3"),
+        ("b3", "b3"),
+        ("a4", "b3"),
+        ("b3", "a4"),
+    ] {
+        let s0 = b.start_from_names(&[start.to_string()]).unwrap();
+        let f = Finish::Hole(b.hole(finish).unwrap());
+        let s = solvable(&b, s0, f, &opts(1)).unwrap();
+        assert_eq!((s.positions(), s.wins), (0, 0), "{start} -> {finish}");
+    }
+}
+
+/// What a direct enumeration without symmetry finds: per layer (reachable raw, reachable
+/// up to the whole group, solvable raw, solvable up to the group), and the wins.
+fn brute(b: &Board, start: Pegs, goal: Pegs) -> (Vec<[u64; 4]>, u128) {
+    fn wins(b: &Board, p: Pegs, goal: Pegs, memo: &mut HashMap<Pegs, u128>) -> u128 {
+        if let Some(&w) = memo.get(&p) {
+            return w;
+        }
+        let w = if p.count_ones() == 1 {
+            u128::from(p & goal != 0)
+        } else {
+            b.jumps()
+                .iter()
+                .filter(|j| j.is_legal(p))
+                .map(|j| wins(b, p ^ j.mask(), goal, memo))
+                .sum()
+        };
+        memo.insert(p, w);
+        w
+    }
+    let canon = |p: Pegs| {
+        b.symmetries()
+            .iter()
+            .map(|s| b.transform(s, p))
+            .min()
+            .unwrap()
+    };
+    let mut memo = HashMap::new();
+    let mut layer: HashSet<Pegs> = HashSet::from([start]);
+    let mut rows = Vec::new();
+    while !layer.is_empty() {
+        let solv: Vec<Pegs> = layer
+            .iter()
+            .copied()
+            .filter(|&p| wins(b, p, goal, &mut memo) > 0)
+            .collect();
+        let reduced =
+            |v: &mut dyn Iterator<Item = Pegs>| v.map(canon).collect::<HashSet<_>>().len() as u64;
+        rows.push([
+            layer.len() as u64,
+            reduced(&mut layer.iter().copied()),
+            solv.len() as u64,
+            reduced(&mut solv.iter().copied()),
+        ]);
+        layer = layer
+            .iter()
+            .flat_map(|&p| {
+                b.jumps()
+                    .iter()
+                    .filter(move |j| j.is_legal(p))
+                    .map(move |j| p ^ j.mask())
+            })
+            .collect();
+    }
+    let w = wins(b, start, goal, &mut memo);
+    (rows, w)
+}
+
+fn check_against_brute(spec: &str, start: &str, finish: Option<&str>) {
+    let b = Board::from_spec(spec).unwrap();
+    let s0 = b.parse_position(start).unwrap();
+    let f = Finish::parse(&b, finish).unwrap();
+    let (rows, w) = brute(&b, s0, f.mask(&b));
+    for threads in [1, 2] {
+        let s = solvable(&b, s0, f, &opts(threads)).unwrap();
+        let got: Vec<[u64; 4]> = s
+            .layers
+            .iter()
+            .map(|l| {
+                [
+                    l.reachable,
+                    l.reachable_reduced,
+                    l.positions,
+                    l.positions_reduced,
+                ]
+            })
+            .collect();
+        assert_eq!(got, rows, "{spec} {start} -> {finish:?}");
+        assert_eq!(s.wins, w, "{spec} {start} -> {finish:?}");
+    }
+}
+
+/// Starts and finishes fixed by the whole group, by part of it, and by nothing.
+#[test]
+fn small_boards_match_brute_force() {
+    check_against_brute("tri:5", "a1", None);
+    check_against_brute("tri:5", "a1", Some("c5"));
+    check_against_brute("tri:5", "b3", Some("a1"));
+    check_against_brute("tri:5", "a3", Some("c3"));
+    // The 19-hole hexagon has no win from any single vacancy (the count engine agrees),
+    // but its reachable counts under a group of 12 are still worth checking.
+    check_against_brute("boards/hex2.txt", "c3", None);
+    check_against_brute("boards/hex2.txt", "a1", Some("c3"));
+    check_against_brute("tri:6", "b3", None);
+    check_against_brute("tri:6", "c5", Some("c5"));
+    check_against_brute("tri:6", "b4", Some("f6"));
+    let rect = rectangle();
+    let rect = rect.path().to_str().unwrap();
+    check_against_brute(rect, "c3", None);
+    check_against_brute(rect, "c3", Some("c2"));
+    check_against_brute(rect, "b2", Some("d3"));
+    check_against_brute("line:9", "a1", None);
+}
+
+/// A 5 x 4 rectangle, centre-ish hole empty: a group of 4, of which the start keeps 2.
+fn rectangle() -> tempfile::NamedTempFile {
+    use std::io::Write;
+    let mut f = tempfile::Builder::new().suffix(".txt").tempfile().unwrap();
+    f.write_all(b"ooooo\nooooo\noo.oo\nooooo\n").unwrap();
+    f
+}
+
+#[test]
+fn hint_splits_the_wins_among_the_jumps() {
+    let b = Board::from_spec("tri:5").unwrap();
+    let start = b.default_start();
+    let h = hint(&b, start, Finish::Any, &opts(1)).unwrap();
+    assert_eq!(h.wins, 29_760);
+    assert_eq!(h.jumps.len(), 2);
+    assert_eq!(h.jumps.iter().map(|j| j.wins).sum::<u128>(), h.wins);
+    // Play the best jump, then ask again: the total is what the first hint promised.
+    let best = h.jumps[0];
+    let next = start ^ best.jump.mask();
+    let h2 = hint(&b, next, Finish::Any, &opts(2)).unwrap();
+    assert_eq!(h2.wins, best.wins);
+    // A lost position: one jump left, leading to two pegs.
+    let lost = b.parse_position("./../.../..../oo..o").unwrap();
+    let h3 = hint(&b, lost, Finish::Any, &opts(1)).unwrap();
+    assert_eq!(h3.wins, 0);
+    assert!(h3.jumps.iter().all(|j| j.wins == 0));
+}
+
+/// Hints merge positions under the goal's symmetries even when they move the position:
+/// every jump's count must still be exact. Checked against plain memoized counting on
+/// unsymmetric positions of tri:5 and the hexagon, with symmetric and unsymmetric goals.
+#[test]
+fn hints_match_plain_counting() {
+    fn wins(b: &Board, p: Pegs, goal: Pegs, memo: &mut HashMap<Pegs, u128>) -> u128 {
+        if let Some(&w) = memo.get(&p) {
+            return w;
+        }
+        let w = if p.count_ones() == 1 {
+            u128::from(p & goal != 0)
+        } else {
+            b.jumps()
+                .iter()
+                .filter(|j| j.is_legal(p))
+                .map(|j| wins(b, p ^ j.mask(), goal, memo))
+                .sum()
+        };
+        memo.insert(p, w);
+        w
+    }
+    let mut checked = 0;
+    for (spec, start, finishes) in [
+        ("tri:5", "a2", &[None, Some("a1"), Some("c3")][..]),
+        ("tri:6", "b4", &[None, Some("c5"), Some("a1")][..]),
+        ("rect", "c3", &[None, Some("c2"), Some("a1")][..]),
+    ] {
+        let rect = rectangle();
+        let b = if spec == "rect" {
+            Board::from_file(rect.path()).unwrap()
+        } else {
+            Board::from_spec(spec).unwrap()
+        };
+        let s0 = b.parse_position(start).unwrap();
+        // A few positions along the first legal jumps, all unsymmetric.
+        let mut positions = vec![s0];
+        let mut p = s0;
+        for _ in 0..3 {
+            let j = b.jumps().iter().find(|j| j.is_legal(p)).unwrap();
+            p ^= j.mask();
+            positions.push(p);
+        }
+        for &f in finishes {
+            let finish = Finish::parse(&b, f).unwrap();
+            let goal = finish.mask(&b);
+            let mut memo = HashMap::new();
+            for &p in &positions {
+                let h = hint(&b, p, finish, &opts(2)).unwrap();
+                assert_eq!(h.wins, wins(&b, p, goal, &mut memo), "{spec} {f:?}");
+                checked += u128::from(h.wins > 0);
+                for j in &h.jumps {
+                    let want = wins(&b, p ^ j.jump.mask(), goal, &mut memo);
+                    assert_eq!(j.wins, want, "{spec} {f:?} {:?}", j.jump);
+                }
+            }
+        }
+    }
+    assert!(
+        checked >= 12,
+        "too few winnable positions checked: {checked}"
+    );
+}
+
+#[test]
+fn cli_solvable_writes_csv_independent_of_threads() {
+    let dirs: Vec<tempfile::TempDir> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+    for (dir, threads) in dirs.iter().zip(["1", "2"]) {
+        pegsol()
+            .args(["solvable", "--board", "tri:5", "--finish", "a1", "--csv"])
+            .arg(dir.path())
+            .args(["-j", threads])
+            .assert()
+            .success()
+            .stdout(predicates::str::contains(
+                "winning jump sequences      6,816",
+            ));
+    }
+    let read =
+        |d: &tempfile::TempDir| std::fs::read_to_string(d.path().join("solvable.csv")).unwrap();
+    let csv = read(&dirs[0]);
+    assert_eq!(csv, read(&dirs[1]));
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "board,start,finish,jumps,positions,positions_reduced,reachable,reachable_reduced"
+    );
+    assert_eq!(lines.next().unwrap(), "tri:5,a1,a1,0,1,1,1,1");
+    assert_eq!(lines.count(), 13);
+}
+
+#[test]
+fn cli_hint_and_bad_input() {
+    pegsol()
+        .args([
+            "hint",
+            "--board",
+            "tri:5",
+            "--position",
+            "a1",
+            "--finish",
+            "a1",
+        ])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("a3-a1 (over a2)  3,408 wins"));
+    pegsol()
+        .args(["solvable", "--board", "tri:5", "--finish", "z9"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("hole 'z9' is not on board"));
+    pegsol()
+        .args(["hint", "--board", "tri:5", "--position", "./oo"])
+        .assert()
+        .code(2);
+}
