@@ -22,6 +22,7 @@ use crate::error::{Error, Result};
 use crate::symmetry::{Symmetry, Transforms};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use thousands::Separable;
 
 type Table<K> = HashMap<K, u8, ahash::RandomState>;
 
@@ -305,9 +306,11 @@ impl<'a, K: Bits> Search<'a, K> {
             positions,
             depths,
             proof: format!(
-                "bidirectional breadth-first search by moves ({positions} positions up to \
+                "bidirectional breadth-first search by moves ({} positions up to \
                  symmetry, depths {}+{})",
-                depths.0, depths.1
+                positions.separate_with_commas(),
+                depths.0,
+                depths.1
             ),
         })
     }

@@ -417,25 +417,43 @@ fn svg_animation_is_written_and_renders() {
         println!("notice: chromium not installed; skipping the browser rendering check");
         return;
     };
-    let png = dir.path().join("shot.png");
-    let profile = tempfile::tempdir().unwrap();
-    let status = std::process::Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            &format!("--user-data-dir={}", profile.path().display()),
-            &format!("--screenshot={}", png.display()),
-            "--window-size=400,400",
-            &format!("file://{}", svg.display()),
-        ])
-        .output()
-        .expect("run chromium");
-    assert!(status.status.success(), "chromium failed");
-    let bytes = std::fs::read(&png).expect("a screenshot");
-    assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 2000);
+    // Screenshot the animation paused at t = 0 (the start) and at t = 1.5 s (after the
+    // first move): both must render, and differ.
+    let shoot = |t: f64, name: &str| -> Vec<u8> {
+        let html = dir.path().join(format!("{name}.html"));
+        std::fs::write(
+            &html,
+            format!(
+                "<!doctype html><html><body style=\"margin:0\">{svg_text}<script>\
+                 const s = document.querySelector('svg'); s.pauseAnimations(); \
+                 s.setCurrentTime({t});</script></body></html>"
+            ),
+        )
+        .unwrap();
+        let png = dir.path().join(format!("{name}.png"));
+        let profile = tempfile::tempdir().unwrap();
+        let out = std::process::Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                &format!("--user-data-dir={}", profile.path().display()),
+                &format!("--screenshot={}", png.display()),
+                "--window-size=400,400",
+                &format!("file://{}", html.display()),
+            ])
+            .output()
+            .expect("run chromium");
+        assert!(out.status.success(), "chromium failed");
+        let bytes = std::fs::read(&png).expect("a screenshot");
+        assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 2000);
+        bytes
+    };
+    let start = shoot(0.0, "start");
+    let first = shoot(1.5, "first");
+    assert_ne!(start, first, "the animation does not move");
 }
