@@ -231,7 +231,9 @@ pub fn search(board: &Board, start: Pegs, goal: Goal, max_memory: u64) -> Result
 /// The depth-first search with a table of failed positions.
 struct Dfs<'a, K: Bits> {
     board: &'a Board,
+    /// The jumps in the order they are tried, as masks, and their indices in the board's list.
     jumps: Vec<(K, K)>,
+    order: Vec<usize>,
     transforms: Transforms<K>,
     failed: HashSet<K, Hasher>,
     goal: Goal,
@@ -244,9 +246,12 @@ struct Dfs<'a, K: Bits> {
 impl<'a, K: Bits> Dfs<'a, K> {
     fn new(board: &'a Board, goal: Goal, max_memory: u64) -> Self {
         let syms = goal_symmetries(board, goal);
+        let order = jump_order(board, goal);
+        let masks = jump_masks(board);
         Dfs {
             board,
-            jumps: jump_masks(board),
+            jumps: order.iter().map(|&j| masks[j]).collect(),
+            order,
             transforms: Transforms::new(&syms, board.holes()),
             failed: HashSet::with_hasher(hasher()),
             goal,
@@ -261,7 +266,12 @@ impl<'a, K: Bits> Dfs<'a, K> {
         let found = self.dfs(K::from_u128(start))?;
         let failed = self.failed.len();
         let outcome = if found {
-            Outcome::Found(self.path.iter().map(|&j| self.board.jumps()[j]).collect())
+            Outcome::Found(
+                self.path
+                    .iter()
+                    .map(|&j| self.board.jumps()[self.order[j]])
+                    .collect(),
+            )
         } else {
             Outcome::Impossible(format!(
                 "exhaustive search: every position reachable from the start was tried \
@@ -305,6 +315,41 @@ impl<'a, K: Bits> Dfs<'a, K> {
         self.failed.insert(key);
         Ok(false)
     }
+}
+
+/// The order in which the search tries jumps: first those that take the most weight off
+/// the board, where a peg weighs its squared distance to the goal (the finishing hole, or the
+/// centre of the goal's holes). Pegs far from where the game must end are the hard ones to
+/// remove; clearing them early finds solutions sooner. Only the order changes, not what is
+/// searched.
+fn jump_order(board: &Board, goal: Goal) -> Vec<usize> {
+    let place = |h: usize| {
+        let (r, c) = board.cells()[h];
+        match board.lattice() {
+            crate::board::Lattice::Triangular => {
+                (c as f64 - r as f64 / 2.0, r as f64 * 3f64.sqrt() / 2.0)
+            }
+            _ => (c as f64, r as f64),
+        }
+    };
+    let m = goal.mask();
+    let holes: Vec<usize> = (0..board.holes()).filter(|&h| m & bit(h) != 0).collect();
+    let n = holes.len().max(1) as f64;
+    let (cx, cy) = holes
+        .iter()
+        .map(|&h| place(h))
+        .fold((0.0, 0.0), |(x, y), (a, b)| (x + a / n, y + b / n));
+    let w = |h: usize| {
+        let (x, y) = place(h);
+        (x - cx).powi(2) + (y - cy).powi(2)
+    };
+    let jumps = board.jumps();
+    let mut order: Vec<usize> = (0..jumps.len()).collect();
+    order.sort_by(|&a, &b| {
+        let d = |j: &Jump| w(j.to) - w(j.from) - w(j.over);
+        d(&jumps[a]).total_cmp(&d(&jumps[b])).then(a.cmp(&b))
+    });
+    order
 }
 
 /// Per jump of the board: (mask of its three holes, mask of from and over).
