@@ -282,6 +282,14 @@ impl<'a, K: Bits> Search<'a, K> {
             // Expand the side with the smaller frontier.
             let i = usize::from(self.sides[1].frontier.len() < self.sides[0].frontier.len());
             let fresh = self.expand(i)?;
+            if std::env::var_os("PEGSOL_TRACE").is_some() {
+                eprintln!(
+                    "side {i} depth {}: {} new, {} stored",
+                    self.sides[i].depth,
+                    fresh.len(),
+                    self.sides[i].dist.len()
+                );
+            }
             if let Some((t, x)) = self.meet(i, &fresh)
                 && best.is_none_or(|(bt, _)| t < bt)
             {

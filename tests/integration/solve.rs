@@ -335,13 +335,24 @@ fn fewest_moves_agree_with_brute_force_on_tri5() {
             .unwrap()
             .best
             .map(|x| x.0);
-        assert_eq!(fast, brute_min_moves(&b, start), "from {s}");
+        assert_eq!(fast, brute_min_moves(&b, start, None), "from {s}");
+        for f in ["a1", "a3", "b3", "c5"] {
+            let h = b.hole(f).unwrap();
+            let r = min_moves(&b, Some(start), Ends::Hole(h), u64::MAX).unwrap();
+            if let Some((m, st, jumps)) = &r.best {
+                assert_eq!(*st, start);
+                assert_eq!(game::replay(&b, start, jumps), Ok(bit(h)));
+                assert_eq!(game::count_moves(jumps), *m);
+            }
+            let fast = r.best.map(|x| x.0);
+            assert_eq!(fast, brute_min_moves(&b, start, Some(h)), "{s} -> {f}");
+        }
     }
 }
 
 /// Fewest moves to one peg by breadth-first search over (position, hole of the peg that
 /// moved last), 0-1 weights: continuing with the same peg is free.
-fn brute_min_moves(b: &Board, start: Pegs) -> Option<usize> {
+fn brute_min_moves(b: &Board, start: Pegs, finish: Option<usize>) -> Option<usize> {
     use std::collections::{HashMap, VecDeque};
     let none = usize::MAX;
     let mut dist: HashMap<(Pegs, usize), usize> = HashMap::new();
@@ -351,7 +362,7 @@ fn brute_min_moves(b: &Board, start: Pegs) -> Option<usize> {
     let mut best: Option<usize> = None;
     while let Some((pos, last)) = queue.pop_front() {
         let d = dist[&(pos, last)];
-        if pos.count_ones() == 1 {
+        if pos.count_ones() == 1 && finish.is_none_or(|h| pos == bit(h)) {
             best = Some(best.map_or(d, |b| b.min(d)));
         }
         for j in b.jumps().iter().filter(|j| j.is_legal(pos)) {
