@@ -468,3 +468,30 @@ fn svg_animation_is_written_and_renders() {
     let first = shoot(1.5, "first");
     assert_ne!(start, first, "the animation does not move");
 }
+
+#[test]
+fn no_solution_by_exhaustive_search() {
+    // published.md (G. I. Bell): b3 -> b3 on tri:5 is impossible although the position
+    // classes allow it, so the answer must come from the exhaustive search.
+    pegsol()
+        .args([
+            "solve", "--board", "tri:5", "--hole", "b3", "--finish", "b3",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("proof: exhaustive search"));
+    pegsol()
+        .args([
+            "solve",
+            "--board",
+            "tri:5",
+            "--hole",
+            "b3",
+            "--finish",
+            "b3",
+            "--min-moves",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with("no solution"));
+}
