@@ -11,7 +11,7 @@ use crate::extremes::shortest_dead_end;
 use crate::game;
 use crate::memory;
 use crate::minmoves::{Ends, min_moves};
-use crate::solve::{Goal, Outcome, count_sequences, search};
+use crate::solve::{Goal, Outcome, count_sequences_within, search};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -64,10 +64,10 @@ pub struct ReachArgs {
     board: String,
     /// The start position: a picture with rows joined by '/' (o peg, . empty), or its empty
     /// holes joined by '+'. Default: the board's default start.
-    #[arg(long, value_name = "POSITION")]
+    #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
     from: Option<String>,
     /// The position to reach, written the same way.
-    #[arg(long, value_name = "POSITION")]
+    #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
     to: String,
     /// Also count the jump sequences from the start to the goal (exact).
     #[arg(long)]
@@ -113,7 +113,7 @@ fn emit(board: &Board, start: Pegs, jumps: &[Jump], show: &ShowArgs, title: &str
         end.count_ones(),
         if end.count_ones() == 1 { "" } else { "s" },
         game::peg_names(board, end),
-        board.picture(end)
+        game::picture(board, end)
     ));
     if let Some(path) = &show.svg {
         let svg = crate::svg::animation(board, start, jumps, title);
@@ -219,14 +219,14 @@ pub fn reach(args: ReachArgs) -> Result<i32> {
     let header = format!(
         "# {}: from {} to {} ({} pegs to {}: {} jumps)\n",
         board.name(),
-        board.picture(from),
-        board.picture(to),
+        game::picture(&board, from),
+        game::picture(&board, to),
         from.count_ones(),
         to.count_ones(),
         jumps_needed
     );
     let count_line = if args.count {
-        let n = count_sequences(&board, from, to)?;
+        let n = count_sequences_within(&board, from, to, args.show.budget())?;
         format!("# jump sequences from the start to the goal: {n}\n")
     } else {
         String::new()

@@ -212,14 +212,27 @@ pub fn is_dead_end(board: &Board, pos: Pegs) -> bool {
 }
 
 /// How a start position is written on a `start:` line: its empty holes when there are at
-/// most three, else its picture.
+/// most three, else its picture ([`picture`]).
 pub fn start_text(board: &Board, start: Pegs) -> String {
     let empty = board.holes() - start.count_ones() as usize;
     if (1..=3).contains(&empty) {
         board.start_name(start)
     } else {
-        board.picture(start)
+        picture(board, start)
     }
+}
+
+/// A position as a one-line picture with `-` for the cells without a hole, so that it can
+/// be pasted as a command-line argument or a `start:` line without losing leading blanks.
+///
+/// ```
+/// let e = pegsol::board::Board::from_spec("english").unwrap();
+/// let p = pegsol::game::picture(&e, e.default_start());
+/// assert!(p.starts_with("--ooo/--ooo/ooooooo/ooo.ooo/"));
+/// assert_eq!(e.parse_position(&p).unwrap(), e.default_start());
+/// ```
+pub fn picture(board: &Board, pos: Pegs) -> String {
+    board.picture(pos).replace(' ', "-")
 }
 
 /// Writes a game in the file format above: `board:` and `start:` lines, one numbered move

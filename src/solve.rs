@@ -376,14 +376,26 @@ pub(crate) fn jump_masks<K: Bits>(board: &Board) -> Vec<(K, K)> {
 /// assert_eq!(n, 6_816);
 /// ```
 pub fn count_sequences(board: &Board, from: Pegs, to: Pegs) -> Result<u128> {
+    count_sequences_within(board, from, to, crate::memory::default_budget())
+}
+
+/// [`count_sequences`] with a memory limit: past `max_memory` bytes of memo (about 40 bytes
+/// a position) it stops with [`Error::Memory`].
+pub fn count_sequences_within(
+    board: &Board,
+    from: Pegs,
+    to: Pegs,
+    max_memory: u64,
+) -> Result<u128> {
     let goal = Goal::Position(to);
     if narrow_goal(board, from, goal).is_none() || from.count_ones() < to.count_ones() {
         return Ok(0);
     }
+    let max_entries = (max_memory / 40).min(usize::MAX as u64) as usize;
     if board.holes() <= 64 {
-        Counter::<u64>::new(board, goal).count(u64::from_u128(from))
+        Counter::<u64>::new(board, goal, max_entries).count(u64::from_u128(from))
     } else {
-        Counter::<u128>::new(board, goal).count(from)
+        Counter::<u128>::new(board, goal, max_entries).count(from)
     }
 }
 
@@ -393,12 +405,14 @@ struct Counter<K: Bits> {
     memo: HashMap<K, u128, Hasher>,
     to: K,
     to_pegs: u32,
+    max_entries: usize,
 }
 
 impl<K: Bits> Counter<K> {
-    fn new(board: &Board, goal: Goal) -> Self {
+    fn new(board: &Board, goal: Goal, max_entries: usize) -> Self {
         let syms = goal_symmetries(board, goal);
         Counter {
+            max_entries,
             jumps: jump_masks(board),
             transforms: Transforms::new(&syms, board.holes()),
             memo: HashMap::with_hasher(hasher()),
@@ -421,6 +435,12 @@ impl<K: Bits> Counter<K> {
             if pos & all == fo {
                 total = add(total, self.count(pos ^ all)?)?;
             }
+        }
+        if self.memo.len() >= self.max_entries {
+            return Err(Error::Memory(format!(
+                "the count holds {} positions, the memory limit; raise --max-memory",
+                self.memo.len()
+            )));
         }
         self.memo.insert(key, total);
         Ok(total)

@@ -495,3 +495,28 @@ fn no_solution_by_exhaustive_search() {
         .code(1)
         .stdout(predicate::str::starts_with("no solution"));
 }
+
+#[test]
+fn reach_with_pictures_round_trips_through_check() {
+    // Start and goal given as pictures (with '-' for cells without a hole, as pegsol
+    // prints them): the printed game, whose start: line is a picture, passes check.
+    let b = Board::from_spec("english").unwrap();
+    let d4 = b.hole("d4").unwrap();
+    let Outcome::Found(jumps) = search(&b, b.default_start(), Goal::OnePeg(bit(d4)), u64::MAX)
+        .unwrap()
+        .outcome
+    else {
+        panic!("english is solvable");
+    };
+    let from = game::replay(&b, b.default_start(), &jumps[..3]).unwrap();
+    let to = game::replay(&b, b.default_start(), &jumps[..7]).unwrap();
+    let (from_text, to_text) = (game::picture(&b, from), game::picture(&b, to));
+    let (text, code) = stdout_of(&[
+        "reach", "--board", "english", "--from", &from_text, "--to", &to_text, "--count",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains(&format!("start: {from_text}")), "{text}");
+    let report = check(&text, &[]);
+    assert!(report.contains("legal: 4 jumps"), "{report}");
+    assert_eq!(b.parse_position(&from_text).unwrap(), from);
+}
