@@ -520,3 +520,24 @@ fn reach_with_pictures_round_trips_through_check() {
     assert!(report.contains("legal: 4 jumps"), "{report}");
     assert_eq!(b.parse_position(&from_text).unwrap(), from);
 }
+
+#[test]
+fn fewest_moves_english_centre_to_centre() {
+    // published.md: 18 moves (Bergholt 1912; proved minimal by Beasley). About 20 s.
+    let (text, code) = stdout_of(&[
+        "solve",
+        "--board",
+        "english",
+        "--finish",
+        "d4",
+        "--min-moves",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("fewest moves from d4 to one peg d4: 18"),
+        "{text}"
+    );
+    let report = check(&text, &[]);
+    assert!(report.contains("31 jumps in 18 moves"), "{report}");
+    assert!(report.contains("final position: 1 peg (d4)"), "{report}");
+}
