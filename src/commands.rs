@@ -103,9 +103,17 @@ pub struct CheckArgs {
     file: PathBuf,
 }
 
-/// Prints a game, writes its SVG, and reports the final position.
-fn emit(board: &Board, start: Pegs, jumps: &[Jump], show: &ShowArgs, title: &str) -> Result<()> {
-    let mut text = game::write_game(board, start, jumps, show.show);
+/// Writes the game's SVG, then prints `header`, the game and its final position.
+fn emit(
+    board: &Board,
+    start: Pegs,
+    jumps: &[Jump],
+    show: &ShowArgs,
+    title: &str,
+    header: &str,
+) -> Result<()> {
+    let mut text = header.to_string();
+    text.push_str(&game::write_game(board, start, jumps, show.show));
     let end = game::replay(board, start, jumps)
         .map_err(|e| Error::input(format!("internal error, illegal game: {}", e.reason)))?;
     text.push_str(&format!(
@@ -151,16 +159,16 @@ pub fn solve(args: SolveArgs) -> Result<i32> {
         };
         return match r.best {
             Some((moves, start, jumps)) => {
-                print(&format!(
+                let header = format!(
                     "# {}: fewest moves from {from_text} to one peg {finish_text}: {moves}\n\
                      # proved by a {} in {secs:.2} s\n\
                      # this game: {}\n",
                     board.name(),
                     r.proof,
                     summary(&jumps)
-                ));
+                );
                 let title = format!("{} in {moves} moves", board.name());
-                emit(&board, start, &jumps, &args.show, &title)?;
+                emit(&board, start, &jumps, &args.show, &title, &header)?;
                 Ok(0)
             }
             None => {
@@ -183,15 +191,15 @@ pub fn solve(args: SolveArgs) -> Result<i32> {
     let start_text = board.start_name(start);
     match s.outcome {
         Outcome::Found(jumps) => {
-            print(&format!(
+            let header = format!(
                 "# {}: a solution from {start_text} to one peg {finish_text}: {} \
                  ({} positions expanded, {secs:.2} s)\n",
                 board.name(),
                 summary(&jumps),
                 s.nodes.separate_with_commas()
-            ));
+            );
             let title = format!("{} from {start_text}", board.name());
-            emit(&board, start, &jumps, &args.show, &title)?;
+            emit(&board, start, &jumps, &args.show, &title, &header)?;
             Ok(0)
         }
         Outcome::Impossible(why) => {
@@ -234,11 +242,11 @@ pub fn reach(args: ReachArgs) -> Result<i32> {
     let secs = clock.elapsed().as_secs_f64();
     match s.outcome {
         Outcome::Found(jumps) => {
-            print(&format!(
+            let header = format!(
                 "{header}# reachable: {} ({secs:.3} s)\n{count_line}",
                 summary(&jumps)
-            ));
-            emit(&board, from, &jumps, &args.show, "reach")?;
+            );
+            emit(&board, from, &jumps, &args.show, "reach", &header)?;
             Ok(0)
         }
         Outcome::Impossible(why) => {
@@ -257,7 +265,7 @@ pub fn extremes(args: ExtremesArgs) -> Result<i32> {
     let clock = Instant::now();
     let x = shortest_dead_end(&board, start, args.show.budget())?;
     let secs = clock.elapsed().as_secs_f64();
-    print(&format!(
+    let header = format!(
         "# {} from {} ({} pegs), {secs:.2} s\n\
          # shortest game (Fool's solitaire): {} jumps, {} games\n\
          # most pegs left at a dead end: {} pegs, {} games\n\
@@ -271,9 +279,9 @@ pub fn extremes(args: ExtremesArgs) -> Result<i32> {
         x.most_pegs_left(),
         x.games.separate_with_commas(),
         x.dead_ends.separate_with_commas()
-    ));
+    );
     let title = format!("{}: shortest game", board.name());
-    emit(&board, start, &x.example, &args.show, &title)?;
+    emit(&board, start, &x.example, &args.show, &title, &header)?;
     Ok(0)
 }
 
