@@ -31,22 +31,30 @@ enum Command {
     Hint(HintArgs),
     /// One-dimensional solitaire on an unbounded strip: solvable configurations, reductions.
     Line(LineArgs),
+    /// Find one winning game (or prove there is none); --min-moves for the fewest moves.
+    Solve(crate::commands::SolveArgs),
+    /// Find a jump sequence from one position to another, or prove there is none.
+    Reach(crate::commands::ReachArgs),
+    /// The shortest game ending in a dead end, and the game leaving the most pegs.
+    Extremes(crate::commands::ExtremesArgs),
+    /// Check a game written in jump notation: every jump legal; report the final position.
+    Check(crate::commands::CheckArgs),
 }
 
 /// The board and start shared by the commands.
 #[derive(Debug, Args)]
-struct StartArgs {
+pub(crate) struct StartArgs {
     /// Board: tri:N (N = 3..15), line:L (L = 3..128), english, french, wiegleb, or a board file.
     #[arg(long, short, default_value = "tri:5", value_name = "SPEC")]
-    board: String,
+    pub(crate) board: String,
     /// An empty hole at the start (repeatable). Default: a1 on triangles and lines, the
     /// centre on english, french and wiegleb, the marked holes of a board file.
     #[arg(long = "hole", value_name = "CELL")]
-    holes: Vec<String>,
+    pub(crate) holes: Vec<String>,
 }
 
 impl StartArgs {
-    fn resolve(&self) -> Result<(Board, crate::board::Pegs)> {
+    pub(crate) fn resolve(&self) -> Result<(Board, crate::board::Pegs)> {
         let board = Board::from_spec(&self.board)?;
         let start = board.start_from_names(&self.holes)?;
         Ok((board, start))
@@ -187,11 +195,15 @@ where
         Command::Solvable(args) => solvable(args),
         Command::Hint(args) => hint(args),
         Command::Line(args) => line(args),
+        Command::Solve(args) => crate::commands::solve(args),
+        Command::Reach(args) => crate::commands::reach(args),
+        Command::Extremes(args) => crate::commands::extremes(args),
+        Command::Check(args) => crate::commands::check(args),
     }
 }
 
 /// Writes to stdout, ignoring a closed pipe (`pegsol count | head`).
-fn print(text: &str) {
+pub(crate) fn print(text: &str) {
     let _ = std::io::stdout().write_all(text.as_bytes());
 }
 

@@ -16,12 +16,18 @@
 pub mod bits;
 pub mod board;
 pub mod cli;
+mod commands;
 pub mod engine;
 pub mod error;
+pub mod extremes;
+pub mod game;
 pub mod line;
 pub mod memory;
+pub mod minmoves;
 pub mod output;
 pub mod progress;
 pub mod solvable;
+pub mod solve;
 pub mod stats;
+pub mod svg;
 pub mod symmetry;

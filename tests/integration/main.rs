@@ -6,4 +6,5 @@ mod line;
 mod published;
 mod reference;
 mod solvable;
+mod solve;
 mod symmetry;

@@ -1,0 +1,448 @@
+//! Finding one game that reaches a goal, or proving there is none; counting the jump
+//! sequences between two positions.
+//!
+//! The search is a depth-first search with a table of *failed* positions: once every jump
+//! from a position has been tried without reaching the goal, the position (in canonical
+//! form) is recorded and never expanded again. The canonical form is taken under the
+//! symmetries that map the goal onto itself (all of them for a single peg at the centre,
+//! fewer for an off-centre finish or an arbitrary goal position), so a failure of `s` is a
+//! failure of every image of `s` under them. The search ends either with a game or after
+//! every reachable position was tried: "no solution" is then a proof, never a time-out.
+//!
+//! Before searching, the goal is checked against the *position classes* of the board
+//! ([`Classes`]): a jump never changes a position's class, so a goal in another class than
+//! the start is unreachable. This proves at once that the French board has no one-peg
+//! finish from its centre, and it narrows "any one-peg finish" to the holes of the right
+//! class.
+
+use crate::bits::Bits;
+use crate::board::{Board, Jump, Pegs, bit};
+use crate::error::{Error, Result, add};
+use crate::symmetry::{Symmetry, Transforms};
+use std::collections::HashMap;
+use std::collections::HashSet;
+
+type Hasher = ahash::RandomState;
+
+fn hasher() -> Hasher {
+    Hasher::with_seeds(7, 11, 13, 17)
+}
+
+/// What a search must reach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// One peg left, standing in one of these holes (a mask).
+    OnePeg(Pegs),
+    /// Exactly this position.
+    Position(Pegs),
+}
+
+impl Goal {
+    /// One peg left anywhere on the board.
+    pub fn one_peg_anywhere(board: &Board) -> Goal {
+        Goal::OnePeg(board.full())
+    }
+
+    /// The pegs the goal leaves.
+    pub fn pegs(self) -> u32 {
+        match self {
+            Goal::OnePeg(_) => 1,
+            Goal::Position(p) => p.count_ones(),
+        }
+    }
+
+    /// Whether `pos` is a goal position.
+    pub fn is_met(self, pos: Pegs) -> bool {
+        match self {
+            Goal::OnePeg(holes) => pos.count_ones() == 1 && pos & holes != 0,
+            Goal::Position(p) => pos == p,
+        }
+    }
+
+    /// The set the symmetries must preserve (the finish holes, or the goal position).
+    fn mask(self) -> Pegs {
+        match self {
+            Goal::OnePeg(m) | Goal::Position(m) => m,
+        }
+    }
+}
+
+/// The symmetries of the board that map the goal onto itself, identity first.
+pub fn goal_symmetries(board: &Board, goal: Goal) -> Vec<&Symmetry> {
+    let m = goal.mask();
+    board
+        .symmetries()
+        .iter()
+        .filter(|s| board.transform(s, m) == m)
+        .collect()
+}
+
+/// Position classes: invariants of a position that no jump changes.
+///
+/// For a linear form `f(r, c) = a r + b c` that is non-zero mod 3 on every jump direction,
+/// the three holes of any jump get the three different colours `f mod 3`, so a jump changes
+/// the number of pegs of each colour by one: the parities of `n0 + n1` and `n1 + n2` never
+/// change. The square lattice has two such forms (`r + c` and `r - c`: 16 classes), the
+/// triangular lattice one (4 classes), the square lattice with diagonals none.
+///
+/// ```
+/// use pegsol::{board::Board, solve::Classes};
+/// let f = Board::from_spec("french").unwrap();
+/// let classes = Classes::new(&f);
+/// let start = classes.of(f.default_start());
+/// // No single peg on the French board is in the class of the centre start.
+/// assert!((0..f.holes()).all(|h| classes.of(1 << h) != start));
+/// let e = Board::from_spec("english").unwrap();
+/// let ce = Classes::new(&e);
+/// assert_eq!(ce.of(e.default_start()), ce.of(1 << e.hole("d4").unwrap()));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Classes {
+    /// Per form: the holes of colour 0, 1 and 2.
+    colours: Vec<[Pegs; 3]>,
+}
+
+impl Classes {
+    /// The class invariants of a board's lattice.
+    pub fn new(board: &Board) -> Classes {
+        let dirs = board.lattice().directions();
+        let colours = [(1, 1), (1, 2), (0, 1), (1, 0)]
+            .into_iter()
+            .filter(|&(a, b)| {
+                dirs.iter()
+                    .all(|&(dr, dc)| (a * dr + b * dc).rem_euclid(3) != 0)
+            })
+            .map(|(a, b)| {
+                let mut masks = [0 as Pegs; 3];
+                for (h, &(r, c)) in board.cells().iter().enumerate() {
+                    masks[(a * r + b * c).rem_euclid(3) as usize] |= bit(h);
+                }
+                masks
+            })
+            .collect();
+        Classes { colours }
+    }
+
+    /// The class of a position, as a small number (two bits per form).
+    pub fn of(&self, pos: Pegs) -> u32 {
+        self.colours.iter().fold(0, |acc, m| {
+            let n = m.map(|x| (x & pos).count_ones() & 1);
+            acc << 2 | ((n[0] ^ n[1]) << 1) | (n[1] ^ n[2])
+        })
+    }
+
+    /// How many invariant forms the lattice has.
+    pub fn forms(&self) -> usize {
+        self.colours.len()
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A game reaching the goal.
+    Found(Vec<Jump>),
+    /// There is none; the sentence says how that was established.
+    Impossible(String),
+}
+
+/// A search's outcome and how much work it took.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// The game, or the proof that none exists.
+    pub outcome: Outcome,
+    /// Positions expanded (one per visit of a position not known to fail).
+    pub nodes: u64,
+    /// Positions (up to the goal's symmetries) recorded as failed.
+    pub failed: usize,
+}
+
+/// The goal narrowed by the position classes: `None` when the class rules it out.
+pub fn narrow_goal(board: &Board, start: Pegs, goal: Goal) -> Option<Goal> {
+    let classes = Classes::new(board);
+    let c = classes.of(start);
+    match goal {
+        Goal::Position(p) => (classes.of(p) == c).then_some(goal),
+        Goal::OnePeg(holes) => {
+            let ok = (0..board.holes())
+                .filter(|&h| holes & bit(h) != 0 && classes.of(bit(h)) == c)
+                .fold(0, |m, h| m | bit(h));
+            (ok != 0).then_some(Goal::OnePeg(ok))
+        }
+    }
+}
+
+/// Searches for a game from `start` reaching `goal`, exhaustively.
+///
+/// `max_memory` bounds the table of failed positions (about 16 bytes each); past it the
+/// search stops with [`Error::Memory`] instead of answering.
+///
+/// ```
+/// use pegsol::{board::Board, solve::{search, Goal, Outcome}};
+/// let b = Board::from_spec("english").unwrap();
+/// let d4 = b.hole("d4").unwrap();
+/// let s = search(&b, b.default_start(), Goal::OnePeg(1 << d4), u64::MAX).unwrap();
+/// assert!(matches!(s.outcome, Outcome::Found(ref j) if j.len() == 31));
+/// let f = Board::from_spec("french").unwrap();
+/// let s = search(&f, f.default_start(), Goal::one_peg_anywhere(&f), u64::MAX).unwrap();
+/// assert!(matches!(s.outcome, Outcome::Impossible(_)));
+/// ```
+pub fn search(board: &Board, start: Pegs, goal: Goal, max_memory: u64) -> Result<Search> {
+    let classes = Classes::new(board);
+    let Some(goal) = narrow_goal(board, start, goal) else {
+        let what = match goal {
+            Goal::OnePeg(h) if h == board.full() => {
+                "no position with a single peg is in that class".to_string()
+            }
+            Goal::OnePeg(_) => {
+                "a single peg in the finishing hole is not in that class".to_string()
+            }
+            Goal::Position(p) => format!("the goal position is in class {}", classes.of(p)),
+        };
+        return Ok(Search {
+            outcome: Outcome::Impossible(format!(
+                "the start is in position class {}, {what}; a jump never changes a \
+                 position's class ({} invariant form{} mod 3 on this lattice), so no game can \
+                 get there",
+                classes.of(start),
+                classes.forms(),
+                if classes.forms() == 1 { "" } else { "s" }
+            )),
+            nodes: 0,
+            failed: 0,
+        });
+    };
+    if start.count_ones() < goal.pegs() || (start & !board.full()) != 0 {
+        return Ok(Search {
+            outcome: Outcome::Impossible(
+                "the goal has more pegs than the start, and jumps only remove pegs".into(),
+            ),
+            nodes: 0,
+            failed: 0,
+        });
+    }
+    if board.holes() <= 64 {
+        Dfs::<u64>::new(board, goal, max_memory).run(start)
+    } else {
+        Dfs::<u128>::new(board, goal, max_memory).run(start)
+    }
+}
+
+/// The depth-first search with a table of failed positions.
+struct Dfs<'a, K: Bits> {
+    board: &'a Board,
+    /// The jumps in the order they are tried, as masks, and their indices in the board's list.
+    jumps: Vec<(K, K)>,
+    order: Vec<usize>,
+    transforms: Transforms<K>,
+    failed: HashSet<K, Hasher>,
+    goal: Goal,
+    goal_pegs: u32,
+    path: Vec<usize>,
+    nodes: u64,
+    max_entries: usize,
+}
+
+impl<'a, K: Bits> Dfs<'a, K> {
+    fn new(board: &'a Board, goal: Goal, max_memory: u64) -> Self {
+        let syms = goal_symmetries(board, goal);
+        let order = jump_order(board, goal);
+        let masks = jump_masks(board);
+        Dfs {
+            board,
+            jumps: order.iter().map(|&j| masks[j]).collect(),
+            order,
+            transforms: Transforms::new(&syms, board.holes()),
+            failed: HashSet::with_hasher(hasher()),
+            goal,
+            goal_pegs: goal.pegs(),
+            path: Vec::new(),
+            nodes: 0,
+            max_entries: (max_memory / 16).min(usize::MAX as u64) as usize,
+        }
+    }
+
+    fn run(mut self, start: Pegs) -> Result<Search> {
+        let found = self.dfs(K::from_u128(start))?;
+        let failed = self.failed.len();
+        let outcome = if found {
+            Outcome::Found(
+                self.path
+                    .iter()
+                    .map(|&j| self.board.jumps()[self.order[j]])
+                    .collect(),
+            )
+        } else {
+            Outcome::Impossible(format!(
+                "exhaustive search: every position reachable from the start was tried \
+                 ({} positions up to the goal's {} symmetries)",
+                failed,
+                self.transforms.len()
+            ))
+        };
+        Ok(Search {
+            outcome,
+            nodes: self.nodes,
+            failed,
+        })
+    }
+
+    fn dfs(&mut self, pos: K) -> Result<bool> {
+        if pos.count_ones() <= self.goal_pegs {
+            return Ok(self.goal.is_met(pos.to_u128()));
+        }
+        let key = self.transforms.canonical(pos);
+        if self.failed.contains(&key) {
+            return Ok(false);
+        }
+        self.nodes += 1;
+        for j in 0..self.jumps.len() {
+            let (all, fo) = self.jumps[j];
+            if pos & all == fo {
+                self.path.push(j);
+                if self.dfs(pos ^ all)? {
+                    return Ok(true);
+                }
+                self.path.pop();
+            }
+        }
+        if self.failed.len() >= self.max_entries {
+            return Err(Error::Memory(format!(
+                "the search table reached {} positions, the memory limit; raise --max-memory",
+                self.failed.len()
+            )));
+        }
+        self.failed.insert(key);
+        Ok(false)
+    }
+}
+
+/// The order in which the search tries jumps: first those that take the most weight off
+/// the board, where a peg weighs its squared distance to the goal (the finishing hole, or the
+/// centre of the goal's holes). Pegs far from where the game must end are the hard ones to
+/// remove; clearing them early finds solutions sooner. Only the order changes, not what is
+/// searched.
+fn jump_order(board: &Board, goal: Goal) -> Vec<usize> {
+    let place = |h: usize| {
+        let (r, c) = board.cells()[h];
+        match board.lattice() {
+            crate::board::Lattice::Triangular => {
+                (c as f64 - r as f64 / 2.0, r as f64 * 3f64.sqrt() / 2.0)
+            }
+            _ => (c as f64, r as f64),
+        }
+    };
+    let m = goal.mask();
+    let holes: Vec<usize> = (0..board.holes()).filter(|&h| m & bit(h) != 0).collect();
+    let n = holes.len().max(1) as f64;
+    let (cx, cy) = holes
+        .iter()
+        .map(|&h| place(h))
+        .fold((0.0, 0.0), |(x, y), (a, b)| (x + a / n, y + b / n));
+    let w = |h: usize| {
+        let (x, y) = place(h);
+        (x - cx).powi(2) + (y - cy).powi(2)
+    };
+    let jumps = board.jumps();
+    let mut order: Vec<usize> = (0..jumps.len()).collect();
+    order.sort_by(|&a, &b| {
+        let d = |j: &Jump| w(j.to) - w(j.from) - w(j.over);
+        d(&jumps[a]).total_cmp(&d(&jumps[b])).then(a.cmp(&b))
+    });
+    order
+}
+
+/// Per jump of the board: (mask of its three holes, mask of from and over).
+pub(crate) fn jump_masks<K: Bits>(board: &Board) -> Vec<(K, K)> {
+    board
+        .jumps()
+        .iter()
+        .map(|j| {
+            let fo = K::bit(j.from) | K::bit(j.over);
+            (fo | K::bit(j.to), fo)
+        })
+        .collect()
+}
+
+/// The exact number of jump sequences from `from` to the position `to` (0 when there is
+/// none), by a memoized search: `W(s)` = the sum of `W` over the positions one jump away,
+/// keyed by canonical form under the symmetries fixing `to`. Fails on overflow of `u128`.
+///
+/// ```
+/// use pegsol::{board::Board, solve::count_sequences};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// // Sequences from the corner start to a single peg in the corner a1: 6,816 wins.
+/// let n = count_sequences(&b, b.default_start(), 1 << b.hole("a1").unwrap()).unwrap();
+/// assert_eq!(n, 6_816);
+/// ```
+pub fn count_sequences(board: &Board, from: Pegs, to: Pegs) -> Result<u128> {
+    count_sequences_within(board, from, to, crate::memory::default_budget())
+}
+
+/// [`count_sequences`] with a memory limit: past `max_memory` bytes of memo (about 40 bytes
+/// a position) it stops with [`Error::Memory`].
+pub fn count_sequences_within(
+    board: &Board,
+    from: Pegs,
+    to: Pegs,
+    max_memory: u64,
+) -> Result<u128> {
+    let goal = Goal::Position(to);
+    if narrow_goal(board, from, goal).is_none() || from.count_ones() < to.count_ones() {
+        return Ok(0);
+    }
+    let max_entries = (max_memory / 40).min(usize::MAX as u64) as usize;
+    if board.holes() <= 64 {
+        Counter::<u64>::new(board, goal, max_entries).count(u64::from_u128(from))
+    } else {
+        Counter::<u128>::new(board, goal, max_entries).count(from)
+    }
+}
+
+struct Counter<K: Bits> {
+    jumps: Vec<(K, K)>,
+    transforms: Transforms<K>,
+    memo: HashMap<K, u128, Hasher>,
+    to: K,
+    to_pegs: u32,
+    max_entries: usize,
+}
+
+impl<K: Bits> Counter<K> {
+    fn new(board: &Board, goal: Goal, max_entries: usize) -> Self {
+        let syms = goal_symmetries(board, goal);
+        Counter {
+            max_entries,
+            jumps: jump_masks(board),
+            transforms: Transforms::new(&syms, board.holes()),
+            memo: HashMap::with_hasher(hasher()),
+            to: K::from_u128(goal.mask()),
+            to_pegs: goal.pegs(),
+        }
+    }
+
+    fn count(&mut self, pos: K) -> Result<u128> {
+        if pos.count_ones() <= self.to_pegs {
+            return Ok(u128::from(pos == self.to));
+        }
+        let key = self.transforms.canonical(pos);
+        if let Some(&n) = self.memo.get(&key) {
+            return Ok(n);
+        }
+        let mut total = 0u128;
+        for j in 0..self.jumps.len() {
+            let (all, fo) = self.jumps[j];
+            if pos & all == fo {
+                total = add(total, self.count(pos ^ all)?)?;
+            }
+        }
+        if self.memo.len() >= self.max_entries {
+            return Err(Error::Memory(format!(
+                "the count holds {} positions, the memory limit; raise --max-memory",
+                self.memo.len()
+            )));
+        }
+        self.memo.insert(key, total);
+        Ok(total)
+    }
+}

@@ -1,0 +1,543 @@
+//! Finding, checking and showing games: `solve`, `reach`, `extremes`, `check`, `--svg`.
+//! Figures from ../shared/reference/published.md.
+
+use crate::common::{self, pegsol};
+use pegsol::board::{Board, Pegs, bit};
+use pegsol::extremes::shortest_dead_end;
+use pegsol::game;
+use pegsol::minmoves::{Ends, min_moves};
+use pegsol::solve::{Goal, Outcome, count_sequences, search};
+use predicates::prelude::*;
+
+fn stdout_of(args: &[&str]) -> (String, i32) {
+    let out = pegsol().args(args).output().expect("run pegsol");
+    (
+        String::from_utf8(out.stdout).expect("utf-8"),
+        out.status.code().expect("exit code"),
+    )
+}
+
+/// Feeds a printed game to `pegsol check` and returns its report.
+fn check(text: &str, extra: &[&str]) -> String {
+    let mut args = vec!["check", "-"];
+    args.extend_from_slice(extra);
+    let out = pegsol()
+        .args(&args)
+        .write_stdin(text)
+        .output()
+        .expect("run check");
+    assert_eq!(out.status.code(), Some(0), "check rejected:\n{text}");
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn solve_english_centre_to_centre_passes_check() {
+    let (text, code) = stdout_of(&["solve", "--board", "english", "--finish", "d4"]);
+    assert_eq!(code, 0);
+    let report = check(&text, &[]);
+    assert!(report.starts_with("legal: 31 jumps"), "{report}");
+    assert!(report.contains("final position: 1 peg (d4)"), "{report}");
+}
+
+#[test]
+fn solve_with_show_output_passes_check() {
+    for board in ["tri:5", "english", "boards/hex2.txt"] {
+        let (text, code) = stdout_of(&["solve", "--board", board, "--show"]);
+        if code == 1 {
+            assert!(text.starts_with("no solution"), "{text}");
+            continue;
+        }
+        assert_eq!(code, 0, "{board}: {text}");
+        let report = check(&text, &[]);
+        assert!(
+            report.contains("final position: 1 peg"),
+            "{board}: {report}"
+        );
+    }
+}
+
+#[test]
+fn every_tri5_start_and_finish_agrees_with_count_and_bells_catalogue() {
+    // published.md (G. I. Bell): among the start/finish pairs that the position classes
+    // allow, exactly b3->a1, a1->b3, b3->b3, a4->b3, b3->a4 (up to symmetry) are impossible.
+    // The search must also agree with the engine's wins by finishing hole.
+    let b = Board::from_spec("tri:5").unwrap();
+    let classes = pegsol::solve::Classes::new(&b);
+    let impossible = [
+        ("b3", "a1"),
+        ("a1", "b3"),
+        ("b3", "b3"),
+        ("a4", "b3"),
+        ("b3", "a4"),
+    ];
+    for s in 0..b.holes() {
+        let start = b.full() ^ bit(s);
+        let counts = common::run("tri:5", &[&b.hole_name(s)], 0);
+        for f in 0..b.holes() {
+            let r = search(&b, start, Goal::OnePeg(bit(f)), u64::MAX).unwrap();
+            let listed = b.symmetries().iter().any(|g| {
+                impossible.iter().any(|&(a, z)| {
+                    g.perm()[b.hole(a).unwrap()] == s && g.perm()[b.hole(z).unwrap()] == f
+                })
+            });
+            let same_class = classes.of(start) == classes.of(bit(f));
+            let pair = format!("{} -> {}", b.hole_name(s), b.hole_name(f));
+            match r.outcome {
+                Outcome::Found(jumps) => {
+                    assert!(same_class && !listed, "{pair} should be impossible");
+                    assert!(counts.wins_at(&b.hole_name(f)) > 0, "{pair}");
+                    assert_eq!(game::replay(&b, start, &jumps), Ok(bit(f)));
+                }
+                Outcome::Impossible(_) => {
+                    assert!(listed || !same_class, "{pair} should be solvable");
+                    assert_eq!(counts.wins_at(&b.hole_name(f)), 0, "{pair}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn french_from_the_centre_has_no_solution() {
+    // published.md: from the centre start no game on the French board ends with one peg.
+    pegsol()
+        .args(["solve", "--board", "french"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with("no solution"));
+    pegsol()
+        .args([
+            "solve",
+            "--board",
+            "french",
+            "--min-moves",
+            "--finish",
+            "d4",
+        ])
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn check_reports_illegal_jumps_and_bad_input() {
+    pegsol()
+        .args(["check", "-", "--board", "english"])
+        .write_stdin("d2-d4\nd2-d4\n")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "jump 2 (d2-d4) in move 2: d2 holds no peg",
+        ));
+    pegsol()
+        .args(["check", "-", "--board", "english"])
+        .write_stdin("d2-d5\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a jump"));
+    pegsol()
+        .args(["check", "-"])
+        .write_stdin("d2-d4\n")
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn extremes_agree_with_count() {
+    for (spec, holes) in [
+        ("tri:4", vec![]),
+        ("tri:5", vec![]),
+        ("tri:5", vec!["b3"]),
+        ("tri:5", vec!["a3"]),
+        ("tri:6", vec![]),
+        ("tri:6", vec!["c5"]),
+        ("english", vec![]),
+    ] {
+        let counts = common::run(spec, &holes, 0);
+        let b = Board::from_spec(spec).unwrap();
+        let names: Vec<String> = holes.iter().map(|s| s.to_string()).collect();
+        let start = b.start_from_names(&names).unwrap();
+        let x = shortest_dead_end(&b, start, u64::MAX).unwrap();
+        assert_eq!(
+            (x.jumps, x.games),
+            counts.shortest_game(),
+            "{spec} {holes:?}"
+        );
+        assert_eq!(
+            (x.most_pegs_left(), x.games),
+            counts.max_dead_end(),
+            "{spec} {holes:?}"
+        );
+        let end = game::replay(&b, start, &x.example).unwrap();
+        assert_eq!(end, x.end);
+        assert_eq!(x.example.len(), x.jumps);
+        assert!(game::is_dead_end(&b, end));
+    }
+}
+
+#[test]
+fn extremes_cli_prints_a_checkable_game() {
+    // published.md: tri:5 interior start b3 leaves at most 10 pegs (2 games), english 6 jumps.
+    let (text, code) = stdout_of(&["extremes", "--board", "tri:5", "--hole", "b3", "--show"]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("shortest game (Fool's solitaire): 4 jumps, 2 games"),
+        "{text}"
+    );
+    assert!(
+        text.contains("most pegs left at a dead end: 10 pegs, 2 games"),
+        "{text}"
+    );
+    let report = check(&text, &[]);
+    assert!(report.contains("final position: 10 pegs"), "{report}");
+    assert!(report.contains("dead end"), "{report}");
+    let (text, _) = stdout_of(&["extremes", "--board", "english"]);
+    assert!(text.contains("6 jumps, 32 games"), "{text}");
+}
+
+/// The outer ring of tri:5 (12 holes) and its three middle holes b3, b4, c4.
+fn ring(b: &Board) -> (Pegs, Pegs) {
+    let middle = ["b3", "b4", "c4"]
+        .iter()
+        .fold(0, |m, h| m | bit(b.hole(h).unwrap()));
+    (b.full() & !middle, middle)
+}
+
+#[test]
+fn the_ring_question_on_tri5() {
+    // The question: from a full board with one hole empty, can three jumps leave pegs
+    // all around the outside with the middle three holes (b3, b4, c4) empty?
+    let b = Board::from_spec("tri:5").unwrap();
+    let (outside, middle) = ring(&b);
+    assert_eq!(outside.count_ones(), 12);
+    // All twelve outside holes full and the middle empty is 12 pegs: from 14 pegs that is
+    // a two-jump goal, and it is unreachable from every start (position classes).
+    for s in 0..b.holes() {
+        let start = b.full() ^ bit(s);
+        let r = search(&b, start, Goal::Position(outside), u64::MAX).unwrap();
+        assert!(
+            matches!(r.outcome, Outcome::Impossible(_)),
+            "from {}",
+            b.hole_name(s)
+        );
+        assert_eq!(count_sequences(&b, start, outside).unwrap(), 0);
+    }
+    // Three jumps leave 11 pegs: every peg on the outside, the middle empty, one outside
+    // hole empty. Which (start, empty outside hole) pairs are reachable, and how many ways.
+    let mut reachable = 0;
+    let mut sequences = 0u128;
+    for s in 0..b.holes() {
+        for t in (0..b.holes()).filter(|&t| outside & bit(t) != 0) {
+            let start = b.full() ^ bit(s);
+            let goal = outside ^ bit(t);
+            assert_eq!(goal & middle, 0);
+            let n = count_sequences(&b, start, goal).unwrap();
+            let r = search(&b, start, Goal::Position(goal), u64::MAX).unwrap();
+            match r.outcome {
+                Outcome::Found(jumps) => {
+                    assert_eq!(jumps.len(), 3);
+                    assert_eq!(game::replay(&b, start, &jumps), Ok(goal));
+                    assert!(n > 0);
+                    reachable += 1;
+                    sequences += n;
+                }
+                Outcome::Impossible(_) => assert_eq!(n, 0),
+            }
+        }
+    }
+    assert!(reachable > 0);
+    println!("ring minus one: {reachable} (start, goal) pairs, {sequences} jump sequences");
+    // The witness from the corner start, as the CLI prints it, passes check.
+    let (text, code) = stdout_of(&[
+        "reach",
+        "--board",
+        "tri:5",
+        "--from",
+        "a1",
+        "--to",
+        "o/oo/o.o/o..o/oo.oo",
+        "--count",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("# reachable: 3 jumps"), "{text}");
+    check(&text, &[]);
+    // The twelve-peg ring is refused with its proof.
+    pegsol()
+        .args([
+            "reach",
+            "--board",
+            "tri:5",
+            "--from",
+            "a1",
+            "--to",
+            "o/oo/o.o/o..o/ooooo",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("unreachable").and(predicate::str::contains("proof:")));
+}
+
+#[test]
+fn reach_count_matches_count() {
+    // published.md: corner start, 6,816 wins end on the start hole a1; interior b3 has none.
+    let (text, code) = stdout_of(&[
+        "reach",
+        "--board",
+        "tri:5",
+        "--from",
+        "a1",
+        "--to",
+        "a2+a3+b2+b3+c3+a4+b4+c4+d4+a5+b5+c5+d5+e5",
+        "--count",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("jump sequences from the start to the goal: 6816"),
+        "{text}"
+    );
+    let b = Board::from_spec("tri:5").unwrap();
+    let counts = common::run("tri:5", &["a3"], 0);
+    for f in 0..b.holes() {
+        let n = count_sequences(&b, b.full() ^ bit(b.hole("a3").unwrap()), bit(f)).unwrap();
+        assert_eq!(n, counts.wins_at(&b.hole_name(f)));
+    }
+}
+
+#[test]
+fn fewest_moves_on_small_triangles() {
+    // published.md, OEIS A127500: sides 4, 5, 6 need 5, 9, 9 moves (best over all
+    // single-vacancy starts and finishes).
+    let published = [(4, 5), (5, 9), (6, 9)];
+    for (n, moves) in published {
+        let b = Board::from_spec(&format!("tri:{n}")).unwrap();
+        let r = min_moves(&b, None, Ends::Any, u64::MAX).unwrap();
+        let (m, start, jumps) = r.best.expect("a solution");
+        assert_eq!(m, moves, "tri:{n}");
+        let end = game::replay(&b, start, &jumps).unwrap();
+        assert_eq!(end.count_ones(), 1);
+        assert_eq!(start.count_ones() as usize, b.holes() - 1);
+        assert_eq!(game::count_moves(&jumps), moves);
+    }
+    // The CLI output passes check and states the figure.
+    let (text, code) = stdout_of(&["solve", "--board", "tri:5", "--min-moves", "--all-starts"]);
+    assert_eq!(code, 0);
+    assert!(text.contains("fewest moves from any single vacancy to one peg anywhere: 9"));
+    let report = check(&text, &[]);
+    assert!(report.contains("in 9 moves"), "{report}");
+}
+
+#[test]
+fn fewest_moves_agree_with_brute_force_on_tri5() {
+    // An independent check: a plain search over (position, last peg) states by moves.
+    let b = Board::from_spec("tri:5").unwrap();
+    for s in ["a1", "a3", "b3"] {
+        let start = b.start_from_names(&[s.to_string()]).unwrap();
+        let fast = min_moves(&b, Some(start), Ends::Any, u64::MAX)
+            .unwrap()
+            .best
+            .map(|x| x.0);
+        assert_eq!(fast, brute_min_moves(&b, start, None), "from {s}");
+        for f in ["a1", "a3", "b3", "c5"] {
+            let h = b.hole(f).unwrap();
+            let r = min_moves(&b, Some(start), Ends::Hole(h), u64::MAX).unwrap();
+            if let Some((m, st, jumps)) = &r.best {
+                assert_eq!(*st, start);
+                assert_eq!(game::replay(&b, start, jumps), Ok(bit(h)));
+                assert_eq!(game::count_moves(jumps), *m);
+            }
+            let fast = r.best.map(|x| x.0);
+            assert_eq!(fast, brute_min_moves(&b, start, Some(h)), "{s} -> {f}");
+        }
+    }
+}
+
+/// Fewest moves to one peg by breadth-first search over (position, hole of the peg that
+/// moved last), 0-1 weights: continuing with the same peg is free.
+fn brute_min_moves(b: &Board, start: Pegs, finish: Option<usize>) -> Option<usize> {
+    use std::collections::{HashMap, VecDeque};
+    let none = usize::MAX;
+    let mut dist: HashMap<(Pegs, usize), usize> = HashMap::new();
+    let mut queue = VecDeque::new();
+    dist.insert((start, none), 0);
+    queue.push_back((start, none));
+    let mut best: Option<usize> = None;
+    while let Some((pos, last)) = queue.pop_front() {
+        let d = dist[&(pos, last)];
+        if pos.count_ones() == 1 && finish.is_none_or(|h| pos == bit(h)) {
+            best = Some(best.map_or(d, |b| b.min(d)));
+        }
+        for j in b.jumps().iter().filter(|j| j.is_legal(pos)) {
+            let cost = usize::from(j.from != last);
+            let key = (pos ^ j.mask(), j.to);
+            if dist.get(&key).is_none_or(|&old| d + cost < old) {
+                dist.insert(key, d + cost);
+                if cost == 0 {
+                    queue.push_front(key);
+                } else {
+                    queue.push_back(key);
+                }
+            }
+        }
+    }
+    best
+}
+
+#[test]
+fn svg_animation_is_written_and_renders() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("game.svg");
+    let svg_arg = svg.to_str().unwrap();
+    for args in [
+        vec!["solve", "--board", "english", "--svg", svg_arg],
+        vec!["extremes", "--board", "tri:5", "--svg", svg_arg],
+        vec![
+            "reach",
+            "--board",
+            "tri:5",
+            "--to",
+            "o/oo/o.o/o..o/oo.oo",
+            "--svg",
+            svg_arg,
+        ],
+    ] {
+        pegsol().args(&args).assert().success();
+        let text = std::fs::read_to_string(&svg).unwrap();
+        assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
+        assert!(text.contains("<animate"));
+    }
+    // One frame per move: english from the centre, frames = moves + 1.
+    let (text, _) = stdout_of(&["solve", "--board", "english", "--svg", svg_arg]);
+    let moves = game::count_moves(
+        &game::parse_jumps(
+            &Board::from_spec("english").unwrap(),
+            &game::split_game_text(&text).moves,
+        )
+        .unwrap(),
+    );
+    let svg_text = std::fs::read_to_string(&svg).unwrap();
+    let values = svg_text
+        .split("values=\"")
+        .nth(1)
+        .and_then(|v| v.split('"').next())
+        .unwrap();
+    assert_eq!(values.split(';').count(), moves + 1);
+    // Render it in headless Chromium when it is installed.
+    let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists());
+    let Some(chromium) = chromium else {
+        println!("notice: chromium not installed; skipping the browser rendering check");
+        return;
+    };
+    // Screenshot the animation paused at t = 0 (the start) and at t = 1.5 s (after the
+    // first move): both must render, and differ.
+    let shoot = |t: f64, name: &str| -> Vec<u8> {
+        let html = dir.path().join(format!("{name}.html"));
+        std::fs::write(
+            &html,
+            format!(
+                "<!doctype html><html><body style=\"margin:0\">{svg_text}<script>\
+                 const s = document.querySelector('svg'); s.pauseAnimations(); \
+                 s.setCurrentTime({t});</script></body></html>"
+            ),
+        )
+        .unwrap();
+        let png = dir.path().join(format!("{name}.png"));
+        let profile = tempfile::tempdir().unwrap();
+        let out = std::process::Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                &format!("--user-data-dir={}", profile.path().display()),
+                &format!("--screenshot={}", png.display()),
+                "--window-size=400,400",
+                &format!("file://{}", html.display()),
+            ])
+            .output()
+            .expect("run chromium");
+        assert!(out.status.success(), "chromium failed");
+        let bytes = std::fs::read(&png).expect("a screenshot");
+        assert!(bytes.starts_with(b"\x89PNG") && bytes.len() > 2000);
+        bytes
+    };
+    let start = shoot(0.0, "start");
+    let first = shoot(1.5, "first");
+    assert_ne!(start, first, "the animation does not move");
+}
+
+#[test]
+fn no_solution_by_exhaustive_search() {
+    // published.md (G. I. Bell): b3 -> b3 on tri:5 is impossible although the position
+    // classes allow it, so the answer must come from the exhaustive search.
+    pegsol()
+        .args([
+            "solve", "--board", "tri:5", "--hole", "b3", "--finish", "b3",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("proof: exhaustive search"));
+    pegsol()
+        .args([
+            "solve",
+            "--board",
+            "tri:5",
+            "--hole",
+            "b3",
+            "--finish",
+            "b3",
+            "--min-moves",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with("no solution"));
+}
+
+#[test]
+fn reach_with_pictures_round_trips_through_check() {
+    // Start and goal given as pictures (with '-' for cells without a hole, as pegsol
+    // prints them): the printed game, whose start: line is a picture, passes check.
+    let b = Board::from_spec("english").unwrap();
+    let d4 = b.hole("d4").unwrap();
+    let Outcome::Found(jumps) = search(&b, b.default_start(), Goal::OnePeg(bit(d4)), u64::MAX)
+        .unwrap()
+        .outcome
+    else {
+        panic!("english is solvable");
+    };
+    let from = game::replay(&b, b.default_start(), &jumps[..3]).unwrap();
+    let to = game::replay(&b, b.default_start(), &jumps[..7]).unwrap();
+    let (from_text, to_text) = (game::picture(&b, from), game::picture(&b, to));
+    let (text, code) = stdout_of(&[
+        "reach", "--board", "english", "--from", &from_text, "--to", &to_text, "--count",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains(&format!("start: {from_text}")), "{text}");
+    let report = check(&text, &[]);
+    assert!(report.contains("legal: 4 jumps"), "{report}");
+    assert_eq!(b.parse_position(&from_text).unwrap(), from);
+}
+
+#[test]
+fn fewest_moves_english_centre_to_centre() {
+    // published.md: 18 moves (Bergholt 1912; proved minimal by Beasley). About 20 s.
+    let (text, code) = stdout_of(&[
+        "solve",
+        "--board",
+        "english",
+        "--finish",
+        "d4",
+        "--min-moves",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("fewest moves from d4 to one peg d4: 18"),
+        "{text}"
+    );
+    let report = check(&text, &[]);
+    assert!(report.contains("31 jumps in 18 moves"), "{report}");
+    assert!(report.contains("final position: 1 peg (d4)"), "{report}");
+}
