@@ -32,9 +32,25 @@ const SHARD_SHIFT: u32 = 64 - SHARDS.trailing_zeros();
 const MAX_GROUP: usize = 12;
 
 type Hasher = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
-type Table<K> = HashMap<K, u128, Hasher>;
+type Table<K> = HashMap<K, Count, Hasher>;
 /// One buffer of (canonical child, count) per next-layer shard.
-type Buffers<K> = Vec<Vec<(K, u128)>>;
+type Buffers<K> = Vec<Vec<(K, Count)>>;
+
+/// A number of jump sequences, stored as two halves so that table entries and buffers stay
+/// 8-aligned: 24 bytes with a 64-bit key instead of the 32 a `u128` field pads them to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Count([u64; 2]);
+
+impl Count {
+    #[inline]
+    fn new(x: u128) -> Count {
+        Count([x as u64, (x >> 64) as u64])
+    }
+    #[inline]
+    fn get(self) -> u128 {
+        u128::from(self.0[0]) | u128::from(self.0[1]) << 64
+    }
+}
 
 /// How to run a count.
 #[derive(Clone, Debug)]
@@ -168,14 +184,14 @@ impl<'a, K: Bits> Sweep<'a, K> {
         (0..SHARDS).map(|_| Table::default()).collect()
     }
 
-    /// Expands one orbit representative `pos` carrying `m` sequences: records its layer
+    /// Expands one orbit representative `pos` carrying `count` sequences: records its layer
     /// statistics and pushes each child's canonical form into `out[shard]`.
     #[inline]
     fn expand(
         &self,
         pos: K,
-        m: u128,
-        out: &mut [Vec<(K, u128)>],
+        count: Count,
+        out: &mut [Vec<(K, Count)>],
         acc: &mut LayerAcc<K>,
     ) -> Result<()> {
         let g = self.transforms.len();
@@ -210,10 +226,11 @@ impl<'a, K: Bits> Sweep<'a, K> {
                         canon = x;
                     }
                 }
-                out[Self::shard(canon)].push((canon, m));
+                out[Self::shard(canon)].push((canon, count));
             }
         }
         if !moved {
+            let m = count.get();
             acc.dead_ends += orbit;
             acc.games_ended = add(acc.games_ended, m)?;
             if pos.count_ones() == 1 {
@@ -236,9 +253,9 @@ impl<'a, K: Bits> Sweep<'a, K> {
         let started = Instant::now();
         let start_pegs = self.start.count_ones() as usize;
         let bar = progress::bar(start_pegs as u64, "jumps", opts.progress);
-        let entry_bytes = (std::mem::size_of::<(K, u128)>() + 1) as u64;
+        let entry_bytes = (std::mem::size_of::<(K, Count)>() + 1) as u64;
         let mut current = Self::new_tables();
-        current[Self::shard(self.start)].insert(self.start, 1);
+        current[Self::shard(self.start)].insert(self.start, Count::new(1));
         let mut layers = Vec::new();
         let mut finish = vec![0u128; self.board.holes()];
         let batch = (2 * rayon::current_num_threads()).clamp(4, SHARDS);
@@ -279,8 +296,8 @@ impl<'a, K: Bits> Sweep<'a, K> {
                     .try_for_each(|(i, table)| -> Result<()> {
                         for out in pool.iter() {
                             for &(key, m) in &out[i] {
-                                let slot = table.entry(key).or_insert(0);
-                                *slot = add(*slot, m)?;
+                                let slot = table.entry(key).or_default();
+                                *slot = Count::new(add(slot.get(), m.get())?);
                             }
                         }
                         Ok(())
