@@ -433,8 +433,18 @@ impl Board {
 
     /// The empty holes of a position, named and joined by `+` (e.g. `a1` or `c3+d4`).
     pub fn start_name(&self, pegs: Pegs) -> String {
+        self.hole_names(!pegs & self.full())
+    }
+
+    /// The holes of a mask, named and joined by `+` (`d4`, `c3+e5`), or `none`.
+    ///
+    /// ```
+    /// let b = pegsol::board::Board::from_spec("tri:3").unwrap();
+    /// assert_eq!(b.hole_names(0b101), "a1+b2");
+    /// ```
+    pub fn hole_names(&self, mask: Pegs) -> String {
         let names: Vec<String> = (0..self.holes())
-            .filter(|&h| pegs & bit(h) == 0)
+            .filter(|&h| mask & bit(h) != 0)
             .map(|h| self.hole_name(h))
             .collect();
         if names.is_empty() {

@@ -350,7 +350,7 @@ impl<'a, K: Bits> Sweep<'a, K> {
             let secs = started.elapsed().as_secs_f64().max(1e-9);
             bar.set_message(format!(
                 "{} positions, {:.1} M/s",
-                total_positions,
+                thousands::Separable::separate_with_commas(&total_positions),
                 total_positions as f64 / secs / 1e6
             ));
             bar.inc(1);

@@ -270,13 +270,5 @@ fn indent(drawing: &str) -> String {
 
 /// The holes holding a peg, named and joined by `+` (`d4`, `c3+e5`), or `none`.
 pub fn peg_names(board: &Board, pos: Pegs) -> String {
-    let names: Vec<String> = (0..board.holes())
-        .filter(|&h| pos & bit(h) != 0)
-        .map(|h| board.hole_name(h))
-        .collect();
-    if names.is_empty() {
-        "none".into()
-    } else {
-        names.join("+")
-    }
+    board.hole_names(pos)
 }
