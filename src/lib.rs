@@ -21,5 +21,7 @@ pub mod error;
 pub mod memory;
 pub mod output;
 pub mod progress;
+pub mod report;
 pub mod stats;
 pub mod symmetry;
+pub mod table;
