@@ -20,6 +20,7 @@ pub mod engine;
 pub mod error;
 pub mod memory;
 pub mod output;
+pub mod plot;
 pub mod progress;
 pub mod report;
 pub mod stats;
