@@ -4,23 +4,36 @@
 # its board and start columns; the others are times, dates and provenance), 1 on any
 # difference, 2 when a command fails.
 #
-# Usage: scripts/reproduce.sh [--threads N]
+# Usage: scripts/reproduce.sh [--threads N] [--keep DIR]
+#   --keep DIR  regenerate into DIR (created; kept afterwards, e.g. to read its runs.csv
+#               timings) instead of a temporary directory
 # Takes as long as the table run itself (see results/README.md for measured times).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 threads=0
-if [[ "${1:-}" == "--threads" && -n "${2:-}" ]]; then threads=$2; fi
+keep=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --threads) threads=${2:?--threads needs a number}; shift 2 ;;
+    --keep) keep=${2:?--keep needs a directory}; shift 2 ;;
+    *) echo "usage: $0 [--threads N] [--keep DIR]" >&2; exit 2 ;;
+  esac
+done
 
 cargo build --release --quiet || exit 2
 bin=target/release/pegsol
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+if [[ -n "$keep" ]]; then
+  mkdir -p "$keep" || exit 2
+  tmp=$keep
+else
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+fi
 
 echo "regenerating into $tmp ..." >&2
 "$bin" table --board tri:4..7 --board english --starts all --csv "$tmp" --threads "$threads" --quiet \
-  > "$tmp/table.txt" || exit 2
+  > /dev/null || exit 2
 "$bin" report "$tmp" --board tri:5..7 > /dev/null || exit 2
-rm -f "$tmp/table.txt"
 
 status=0
 for committed in results/*; do

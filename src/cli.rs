@@ -264,7 +264,7 @@ fn table_command(args: TableArgs, command_line: &[String]) -> Result<i32> {
             plan.len(),
             report.computed,
             report.skipped,
-            memory::peak_rss().map_or("unknown".into(), memory::human),
+            report.peak_bytes.map_or("unknown".into(), memory::human),
         );
     }
     Ok(0)

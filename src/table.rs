@@ -605,6 +605,9 @@ pub struct BatchReport {
     pub computed: usize,
     /// Pairs found complete and skipped.
     pub skipped: usize,
+    /// The peak resident memory of this run, in bytes (the largest of the pairs' peaks:
+    /// the peak is reset before each pair, see [`memory::reset_peak_rss`]).
+    pub peak_bytes: Option<u64>,
 }
 
 /// Runs the pairs of `plan` not yet in the table stored in `opts.dir`, saving the table
@@ -632,6 +635,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
     let bar = progress::bar(todo.len() as u64, "pairs", opts.progress);
     let mut boards: BTreeMap<String, Board> = BTreeMap::new();
     let mut computed = 0;
+    let mut peak_bytes = memory::peak_rss();
     for p in todo {
         if cancel.load(Ordering::SeqCst) {
             bar.abandon();
@@ -653,13 +657,15 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
         let counts = engine::count(board, board.start_with_empty(&[p.hole]), &count_opts)
             .inspect_err(|_| bar.abandon())?;
         let secs = clock.elapsed().as_secs_f64();
+        let peak = memory::peak_rss();
+        peak_bytes = peak_bytes.max(peak);
         let run = vec![
             env!("CARGO_PKG_VERSION").to_string(),
             git_commit().to_string(),
             humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
             threads.to_string(),
             format!("{secs:.3}"),
-            memory::peak_rss().map_or("unknown".into(), |b| b.to_string()),
+            peak.map_or("unknown".into(), |b| b.to_string()),
             opts.command.clone(),
         ];
         table.entries.insert(
@@ -677,6 +683,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
         table,
         computed,
         skipped,
+        peak_bytes: peak_bytes.max(memory::peak_rss()),
     })
 }
 
