@@ -646,6 +646,27 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
             boards.insert(p.board.clone(), Board::from_spec(&p.board)?);
         }
         let board = &boards[&p.board];
+        let class = board
+            .hole_classes()
+            .into_iter()
+            .find(|c| c.contains(&p.hole))
+            .expect("every hole has a class");
+        if let Some(other) = class
+            .iter()
+            .map(|&h| board.hole_name(h))
+            .find(|name| table.contains(&p.board, name))
+        {
+            bar.abandon();
+            return Err(Error::input(format!(
+                "{} already holds {} from {other}, which is in the same start class as {}; \
+                 give --starts {other} (or use another directory)",
+                opts.dir
+                    .as_ref()
+                    .map_or("the table".into(), |d| d.display().to_string()),
+                p.board,
+                p.start
+            )));
+        }
         let count_opts = CountOptions {
             threads: opts.threads,
             max_memory: opts.max_memory,

@@ -336,6 +336,17 @@ fn bad_table_input_is_refused() {
         .args(["table", "--board", "tri:7..4"])
         .assert()
         .code(2);
+    // A start of a class the directory already holds under another hole: refused, the
+    // totals would count the class twice.
+    pegsol()
+        .args(["table", "--board", "tri:5", "--starts", "a5", "-q", "--csv"])
+        .arg(dir.path().join("t"))
+        .assert()
+        .success();
+    table(&dir.path().join("t"), &["tri:5"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("same start class"));
     // A directory written by `count` (no start_class_size column) is not overwritten.
     pegsol()
         .args(["count", "--board", "tri:4", "-q", "--csv"])
