@@ -617,6 +617,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
     let mut table = match &opts.dir {
         Some(dir) => {
             output::prepare_dir(dir)?;
+            remove_stale_temporaries(dir);
             Table::load(dir, opts.format)?
         }
         None => Table::default(),
@@ -781,4 +782,21 @@ pub fn summary_text(table: &Table, plan: &[Pair]) -> String {
         }
     }
     out
+}
+
+/// Removes temporary files a killed run left behind in `dir` (`.summary.csv.XXXXXX` and
+/// the like, from [`output::write_atomically`]); the files they were meant to replace are
+/// intact.
+fn remove_stale_temporaries(dir: &Path) {
+    let names: Vec<&str> = csv_files().iter().map(|f| f.0).chain([JSON_FILE]).collect();
+    let Ok(listing) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in listing.flatten() {
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        if names.iter().any(|n| file.starts_with(&format!(".{n}."))) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }

@@ -220,6 +220,8 @@ fn resume_after_kill_equals_an_uninterrupted_run() {
         // Every file on disk is whole and consistent after the kill.
         let t = Table::load(dir.path(), Format::Csv).expect("readable after kill");
         assert_eq!(t.entries.len(), kept);
+        // A temporary file a kill may leave behind is cleared by the resumed run.
+        std::fs::write(dir.path().join(".summary.csv.abc123"), "half a fi").unwrap();
         // Resuming computes only the missing pairs.
         table(dir.path(), &["tri:4..6"])
             .assert()
@@ -229,6 +231,7 @@ fn resume_after_kill_equals_an_uninterrupted_run() {
                 12 - kept
             )));
         assert_same_table(whole.path(), dir.path());
+        assert!(!dir.path().join(".summary.csv.abc123").exists());
     }
 }
 
