@@ -78,7 +78,8 @@ fn heat(t: f64) -> String {
     )
 }
 
-/// Games by pegs left, one line per series (board), on a logarithmic scale.
+/// Games by pegs left, one line per series (board), on a logarithmic scale; a line is
+/// broken where no game leaves that many pegs.
 /// `series`: (label, [(pegs left, games)]).
 pub fn pegs_left_chart(title: &str, series: &[(String, Vec<(usize, u128)>)]) -> String {
     let (w, h) = (720.0, 440.0);
@@ -155,16 +156,25 @@ pub fn pegs_left_chart(title: &str, series: &[(String, Vec<(usize, u128)>)]) -> 
     );
     for (i, (label, points)) in series.iter().enumerate() {
         let colour = PALETTE[i % PALETTE.len()];
-        let pts: Vec<String> = points
-            .iter()
-            .filter(|p| p.1 > 0)
-            .map(|&(p, g)| format!("{:.1},{:.1}", px(p), py((g as f64).log10())))
-            .collect();
-        let _ = writeln!(
-            s,
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>",
-            pts.join(" ")
-        );
+        // One line per run of consecutive pegs-left values: no line across a value that
+        // no game ends with.
+        let mut runs: Vec<Vec<String>> = Vec::new();
+        let mut last: Option<usize> = None;
+        for &(p, g) in points.iter().filter(|p| p.1 > 0) {
+            if last.is_none_or(|l| l + 1 != p) {
+                runs.push(Vec::new());
+            }
+            let point = format!("{:.1},{:.1}", px(p), py((g as f64).log10()));
+            runs.last_mut().expect("pushed").push(point);
+            last = Some(p);
+        }
+        for run in runs.iter().filter(|r| r.len() > 1) {
+            let _ = writeln!(
+                s,
+                "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>",
+                run.join(" ")
+            );
+        }
         for &(p, g) in points.iter().filter(|p| p.1 > 0) {
             let _ = writeln!(
                 s,
