@@ -4,7 +4,7 @@
 use crate::board::Board;
 use crate::engine::{self, CountOptions};
 use crate::error::{Error, Result};
-use crate::{line, memory, output, solvable};
+use crate::{line, memory, output, report as report_mod, solvable, table};
 use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::Write;
@@ -39,6 +39,10 @@ enum Command {
     Extremes(crate::commands::ExtremesArgs),
     /// Check a game written in jump notation: every jump legal; report the final position.
     Check(crate::commands::CheckArgs),
+    /// Count every start class of one or more boards into one table (resumable).
+    Table(TableArgs),
+    /// Compare boards of a table and draw its pictures (SVG), from the files in DIR.
+    Report(ReportArgs),
 }
 
 /// The board and start shared by the commands.
@@ -79,6 +83,50 @@ struct CountArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct TableArgs {
+    /// Board (repeatable): tri:N, line:L, english, french, wiegleb, a board file, or a
+    /// range such as tri:4..7.
+    #[arg(long, short, value_name = "SPEC", required = true)]
+    board: Vec<String>,
+    /// Starts: `all` (one start per symmetry class of single empty holes), or cells (each
+    /// standing for its class).
+    #[arg(long, value_name = "CELL", num_args = 1.., default_value = "all")]
+    starts: Vec<String>,
+    /// Keep the table in DIR (created if missing): the four CSV files of `count` plus
+    /// runs.csv, or table.json. Rerunning the command skips the pairs already in DIR.
+    /// Without DIR the table is printed to stdout.
+    #[arg(long, visible_alias = "out", value_name = "DIR")]
+    csv: Option<PathBuf>,
+    /// File format.
+    #[arg(long, value_enum, default_value = "csv")]
+    format: table::Format,
+    /// Worker threads (0 = one per core). Results are identical for every value.
+    #[arg(long, short = 'j', default_value_t = 0)]
+    threads: usize,
+    /// Refuse a count whose tables would need more than SIZE (e.g. 8G). Default: 80% of
+    /// the memory available.
+    #[arg(long, value_name = "SIZE", value_parser = memory::parse)]
+    max_memory: Option<u64>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct ReportArgs {
+    /// The directory of a table in CSV format (`pegsol table --csv DIR`).
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// Boards to compare side by side (repeatable; ranges such as tri:5..7 accepted).
+    /// Default: every board of the table.
+    #[arg(long, short, value_name = "SPEC")]
+    board: Vec<String>,
+    /// Write comparison.md, comparison.csv and the SVG pictures into OUT. Default: DIR.
+    #[arg(long, value_name = "OUT")]
+    out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -170,6 +218,11 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let command_line: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -199,6 +252,8 @@ where
         Command::Reach(args) => crate::commands::reach(args),
         Command::Extremes(args) => crate::commands::extremes(args),
         Command::Check(args) => crate::commands::check(args),
+        Command::Table(args) => table_command(args, &command_line),
+        Command::Report(args) => report(args),
     }
 }
 
@@ -327,4 +382,66 @@ fn timing(secs: f64, threads: usize) -> String {
             threads
         }
     )
+}
+
+fn table_command(args: TableArgs, command_line: &[String]) -> Result<i32> {
+    let boards = table::expand_boards(&args.board)?;
+    let plan = table::plan(&boards, &args.starts)?;
+    let mut command = command_line.to_vec();
+    if let Some(first) = command.first_mut() {
+        // The program as the user would type it, not the full path of the binary.
+        if let Some(name) = std::path::Path::new(first.as_str()).file_name() {
+            *first = name.to_string_lossy().into_owned();
+        }
+    }
+    let opts = table::BatchOptions {
+        threads: args.threads,
+        max_memory: args.max_memory.unwrap_or_else(memory::default_budget),
+        progress: !args.quiet,
+        dir: args.csv.clone(),
+        format: args.format,
+        command: table::shell_words(&command),
+    };
+    let clock = Instant::now();
+    let report = match table::run_batch(&plan, &opts) {
+        Err(Error::Interrupted) => {
+            if let Some(dir) = &args.csv {
+                eprintln!(
+                    "pegsol: finished pairs are saved in {}; run the same command again to \
+                     resume",
+                    dir.display()
+                );
+            }
+            return Err(Error::Interrupted);
+        }
+        other => other?,
+    };
+    let secs = clock.elapsed().as_secs_f64();
+    match (&args.csv, args.format) {
+        (None, table::Format::Json) => {
+            let files = report.table.files(table::Format::Json)?;
+            print(&String::from_utf8_lossy(&files[0].1));
+        }
+        _ => print(&table::summary_text(&report.table, &plan)),
+    }
+    if args.csv.is_some() || args.format == table::Format::Csv {
+        eprintln!(
+            "{} pairs: {} computed, {} already complete; wall time {secs:.2} s, peak memory {}",
+            plan.len(),
+            report.computed,
+            report.skipped,
+            report.peak_bytes.map_or("unknown".into(), memory::human),
+        );
+    }
+    Ok(0)
+}
+
+fn report(args: ReportArgs) -> Result<i32> {
+    let boards = table::expand_boards(&args.board)?;
+    let out = args.out.unwrap_or_else(|| args.dir.clone());
+    let written = report_mod::write(&args.dir, &boards, &out)?;
+    for name in written {
+        print(&format!("{}\n", out.join(name).display()));
+    }
+    Ok(0)
 }

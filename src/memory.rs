@@ -61,3 +61,11 @@ pub fn human(bytes: u64) -> String {
         format!("{value:.1} {}", units[unit])
     }
 }
+
+/// Resets the peak resident set size [`peak_rss`] reports to the current size (Linux:
+/// writes `5` to /proc/self/clear_refs), so that a later [`peak_rss`] measures one piece of
+/// work. Returns false where this is not supported; [`peak_rss`] then keeps the peak of
+/// the whole process.
+pub fn reset_peak_rss() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}

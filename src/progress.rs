@@ -1,15 +1,24 @@
 //! The one progress-bar factory: a bar on stderr when stderr is a terminal, hidden
-//! otherwise (pipes, CI, files).
+//! otherwise (pipes, CI, files). Bars alive at the same time (a batch's bar and the current
+//! count's bar) are stacked, one line each.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
+use std::sync::OnceLock;
+
+/// Every visible bar is drawn through this one stack, so that nested bars do not overwrite
+/// each other.
+fn stack() -> &'static MultiProgress {
+    static STACK: OnceLock<MultiProgress> = OnceLock::new();
+    STACK.get_or_init(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()))
+}
 
 /// A bar of `len` steps named `unit`; hidden unless `wanted` and stderr is a terminal.
 pub fn bar(len: u64, unit: &str, wanted: bool) -> ProgressBar {
     if !wanted || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    let bar = stack().add(ProgressBar::new(len));
     let template = format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit} {{msg}}");
     bar.set_style(
         ProgressStyle::with_template(&template)

@@ -8,3 +8,4 @@ mod reference;
 mod solvable;
 mod solve;
 mod symmetry;
+mod table;

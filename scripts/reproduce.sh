@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Regenerates results/ into a temporary directory with the commands of results/README.md
+# and compares it with the committed copy. Exit 0 when every file is identical (runs.csv:
+# its board and start columns; the others are times, dates and provenance), 1 on any
+# difference, 2 when a command fails.
+#
+# Usage: scripts/reproduce.sh [--threads N] [--keep DIR]
+#   --keep DIR  regenerate into DIR (created; kept afterwards, e.g. to read its runs.csv
+#               timings) instead of a temporary directory
+# Takes as long as the table run itself (see results/README.md for measured times).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+threads=0
+keep=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --threads) threads=${2:?--threads needs a number}; shift 2 ;;
+    --keep) keep=${2:?--keep needs a directory}; shift 2 ;;
+    *) echo "usage: $0 [--threads N] [--keep DIR]" >&2; exit 2 ;;
+  esac
+done
+
+cargo build --release --quiet || exit 2
+bin=target/release/pegsol
+if [[ -n "$keep" ]]; then
+  mkdir -p "$keep" || exit 2
+  tmp=$keep
+else
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+fi
+
+echo "regenerating into $tmp ..." >&2
+"$bin" table --board tri:4..7 --board english --starts all --csv "$tmp" --threads "$threads" --quiet \
+  > /dev/null || exit 2
+"$bin" report "$tmp" --board tri:5..7 > /dev/null || exit 2
+
+status=0
+for committed in results/*; do
+  name=$(basename "$committed")
+  [[ "$name" == README.md ]] && continue
+  fresh="$tmp/$name"
+  if [[ ! -f "$fresh" ]]; then
+    echo "DIFFERS: $name is committed but was not regenerated"
+    status=1
+  elif [[ "$name" == runs.csv ]]; then
+    if ! diff <(cut -d, -f1,2 "$committed") <(cut -d, -f1,2 "$fresh") > /dev/null; then
+      echo "DIFFERS: $name (board, start columns)"
+      diff <(cut -d, -f1,2 "$committed") <(cut -d, -f1,2 "$fresh") | head -20
+      status=1
+    fi
+  elif ! cmp -s "$committed" "$fresh"; then
+    echo "DIFFERS: $name"
+    diff "$committed" "$fresh" | head -20
+    status=1
+  fi
+done
+for fresh in "$tmp"/*; do
+  name=$(basename "$fresh")
+  if [[ ! -f "results/$name" ]]; then
+    echo "DIFFERS: $name was regenerated but is not committed"
+    status=1
+  fi
+done
+if [[ $status == 0 ]]; then echo "results/ reproduced: every file identical"; fi
+exit $status

@@ -1,0 +1,345 @@
+//! Pictures as SVG text, written by hand (no drawing library, no fonts to load): the same
+//! input always gives the same bytes, so committed pictures can be diffed like the CSVs.
+
+use crate::board::{Board, Lattice};
+use std::fmt::Write;
+use thousands::Separable;
+
+/// Pixels between neighbouring holes.
+const SCALE: f64 = 30.0;
+/// Colours for start classes and chart series.
+const PALETTE: &[&str] = &[
+    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#edc948", "#ff9da7",
+    "#9c755f", "#bab0ac",
+];
+
+/// Where each hole is drawn, in units of the distance between neighbouring holes: square
+/// boards on a grid, triangular ones with each row shifted by half a hole and rows
+/// `sqrt(3)/2` apart. The smallest x and y are 0.
+///
+/// ```
+/// let b = pegsol::board::Board::from_spec("tri:3").unwrap();
+/// let p = pegsol::plot::hole_positions(&b);
+/// assert_eq!(p[0], (1.0, 0.0)); // a1, the top corner, is centred over the bottom row
+/// ```
+pub fn hole_positions(board: &Board) -> Vec<(f64, f64)> {
+    let raw: Vec<(f64, f64)> = board
+        .cells()
+        .iter()
+        .map(|&(r, c)| match board.lattice() {
+            Lattice::Triangular => (c as f64 - r as f64 / 2.0, r as f64 * 3f64.sqrt() / 2.0),
+            _ => (c as f64, r as f64),
+        })
+        .collect();
+    let min_x = raw.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+    let min_y = raw.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    raw.iter().map(|&(x, y)| (x - min_x, y - min_y)).collect()
+}
+
+/// Escapes text for SVG.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+fn svg_open(w: f64, h: f64) -> String {
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" \
+         viewBox=\"0 0 {w:.0} {h:.0}\" font-family=\"sans-serif\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    )
+}
+
+/// Width and height of a board drawing in pixels (holes plus a margin of one hole).
+fn board_extent(pos: &[(f64, f64)]) -> (f64, f64) {
+    let w = pos.iter().map(|p| p.0).fold(0.0, f64::max);
+    let h = pos.iter().map(|p| p.1).fold(0.0, f64::max);
+    ((w + 1.0) * SCALE, (h + 1.0) * SCALE)
+}
+
+/// A colour between white-ish (t = 0) and dark red (t = 1).
+fn heat(t: f64) -> String {
+    let t = t.clamp(0.0, 1.0);
+    let lo = (255.0, 237.0, 160.0);
+    let mid = (240.0, 59.0, 32.0);
+    let hi = (128.0, 0.0, 38.0);
+    let (a, b, u) = if t < 0.5 {
+        (lo, mid, t * 2.0)
+    } else {
+        (mid, hi, (t - 0.5) * 2.0)
+    };
+    let mix = |x: f64, y: f64| (x + (y - x) * u).round() as u8;
+    format!(
+        "#{:02x}{:02x}{:02x}",
+        mix(a.0, b.0),
+        mix(a.1, b.1),
+        mix(a.2, b.2)
+    )
+}
+
+/// Games by pegs left, one line per series (board), on a logarithmic scale; a line is
+/// broken where no game leaves that many pegs.
+/// `series`: (label, [(pegs left, games)]).
+pub fn pegs_left_chart(title: &str, series: &[(String, Vec<(usize, u128)>)]) -> String {
+    let (w, h) = (720.0, 440.0);
+    let (left, right, top, bottom) = (80.0, 150.0, 40.0, 50.0);
+    let max_pegs = series
+        .iter()
+        .flat_map(|s| s.1.iter().map(|p| p.0))
+        .max()
+        .unwrap_or(1)
+        .max(2);
+    let logs: Vec<f64> = series
+        .iter()
+        .flat_map(|s| s.1.iter().filter(|p| p.1 > 0).map(|p| (p.1 as f64).log10()))
+        .collect();
+    let y_lo = logs
+        .iter()
+        .copied()
+        .fold(f64::INFINITY, f64::min)
+        .floor()
+        .min(0.0);
+    let y_hi = logs
+        .iter()
+        .copied()
+        .fold(f64::NEG_INFINITY, f64::max)
+        .ceil()
+        .max(y_lo + 1.0);
+    let px =
+        |pegs: usize| left + (pegs as f64 - 1.0) / (max_pegs as f64 - 1.0) * (w - left - right);
+    let py = |lg: f64| top + (y_hi - lg) / (y_hi - y_lo) * (h - top - bottom);
+    let mut s = svg_open(w, h);
+    let _ = writeln!(
+        s,
+        "<text x=\"{:.1}\" y=\"24\" font-size=\"16\" text-anchor=\"middle\">{}</text>",
+        w / 2.0,
+        esc(title)
+    );
+    // Grid and axes.
+    let step = ((y_hi - y_lo) / 12.0).ceil().max(1.0) as usize;
+    let mut e = y_lo as i64;
+    while e as f64 <= y_hi {
+        let y = py(e as f64);
+        let _ = writeln!(
+            s,
+            "<line x1=\"{left}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#ddd\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">1e{e}</text>",
+            w - right,
+            left - 6.0,
+            y + 4.0
+        );
+        e += step as i64;
+    }
+    let xstep = max_pegs.div_ceil(14);
+    for p in (1..=max_pegs).step_by(xstep) {
+        let x = px(p);
+        let _ = writeln!(
+            s,
+            "<line x1=\"{x:.1}\" y1=\"{top}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#eee\"/>\
+             <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\">{p}</text>",
+            h - bottom,
+            h - bottom + 16.0
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<rect x=\"{left}\" y=\"{top}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"#333\"/>\n\
+         <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"13\" text-anchor=\"middle\">pegs left at the end</text>\n\
+         <text x=\"18\" y=\"{:.1}\" font-size=\"13\" text-anchor=\"middle\" transform=\"rotate(-90 18 {:.1})\">games (log scale)</text>",
+        w - left - right,
+        h - top - bottom,
+        left + (w - left - right) / 2.0,
+        h - 10.0,
+        top + (h - top - bottom) / 2.0,
+        top + (h - top - bottom) / 2.0,
+    );
+    for (i, (label, points)) in series.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        // One line per run of consecutive pegs-left values: no line across a value that
+        // no game ends with.
+        let mut runs: Vec<Vec<String>> = Vec::new();
+        let mut last: Option<usize> = None;
+        for &(p, g) in points.iter().filter(|p| p.1 > 0) {
+            if last.is_none_or(|l| l + 1 != p) {
+                runs.push(Vec::new());
+            }
+            let point = format!("{:.1},{:.1}", px(p), py((g as f64).log10()));
+            runs.last_mut().expect("pushed").push(point);
+            last = Some(p);
+        }
+        for run in runs.iter().filter(|r| r.len() > 1) {
+            let _ = writeln!(
+                s,
+                "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>",
+                run.join(" ")
+            );
+        }
+        for &(p, g) in points.iter().filter(|p| p.1 > 0) {
+            let _ = writeln!(
+                s,
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"{colour}\"><title>{}: {} pegs left, {} games</title></circle>",
+                px(p),
+                py((g as f64).log10()),
+                esc(label),
+                p,
+                g.separate_with_commas()
+            );
+        }
+        let ly = top + 10.0 + i as f64 * 20.0;
+        let lx = w - right + 14.0;
+        let _ = writeln!(
+            s,
+            "<line x1=\"{lx:.1}\" y1=\"{ly:.1}\" x2=\"{:.1}\" y2=\"{ly:.1}\" stroke=\"{colour}\" stroke-width=\"3\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\">{}</text>",
+            lx + 22.0,
+            lx + 28.0,
+            ly + 4.0,
+            esc(label)
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// One panel of a heat map: the wins of one start by finishing hole.
+pub struct HeatPanel {
+    /// The start hole.
+    pub start: usize,
+    /// Holes of the start's class.
+    pub class_size: usize,
+    /// Wins finishing in each hole (index = hole).
+    pub wins: Vec<u128>,
+}
+
+/// Wins by finishing hole drawn on the board, one panel per start class; darker = more
+/// wins (scaled per panel), grey = no win, the start hole ringed in blue. Each hole's exact
+/// count is in its tooltip; the label is its share of the panel's wins.
+pub fn finish_heat_maps(board: &Board, panels: &[HeatPanel]) -> String {
+    let pos = hole_positions(board);
+    let (bw, bh) = board_extent(&pos);
+    let (pw, ph) = (bw.max(170.0) + 20.0, bh + 56.0);
+    let per_row = panels.len().clamp(1, 4);
+    let rows = panels.len().div_ceil(per_row).max(1);
+    let (w, h) = (pw * per_row as f64, ph * rows as f64 + 40.0);
+    let mut s = svg_open(w, h);
+    let _ = writeln!(
+        s,
+        "<text x=\"{:.1}\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">{}: wins by finishing hole, one panel per start class</text>",
+        w / 2.0,
+        esc(board.name())
+    );
+    for (i, panel) in panels.iter().enumerate() {
+        let ox = (i % per_row) as f64 * pw + (pw - bw) / 2.0;
+        let oy = (i / per_row) as f64 * ph + 40.0;
+        let total: u128 = panel.wins.iter().sum();
+        let max = panel.wins.iter().copied().max().unwrap_or(0);
+        let _ = writeln!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">start {} (class of {})</text>\
+             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#555\">{} wins</text>",
+            ox + bw / 2.0,
+            oy + 12.0,
+            board.hole_name(panel.start),
+            panel.class_size,
+            ox + bw / 2.0,
+            oy + 26.0,
+            total.separate_with_commas()
+        );
+        for (hole, &(x, y)) in pos.iter().enumerate() {
+            let wins = panel.wins.get(hole).copied().unwrap_or(0);
+            let fill = if wins == 0 {
+                "#e8e8e8".to_string()
+            } else {
+                heat(wins as f64 / max as f64)
+            };
+            let (cx, cy) = (ox + (x + 0.5) * SCALE, oy + 34.0 + (y + 0.5) * SCALE);
+            let stroke = if hole == panel.start {
+                "stroke=\"#1f5fbf\" stroke-width=\"3\""
+            } else {
+                "stroke=\"#999\" stroke-width=\"1\""
+            };
+            let _ = writeln!(
+                s,
+                "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{:.1}\" fill=\"{fill}\" {stroke}><title>{}: {} wins</title></circle>",
+                SCALE * 0.42,
+                board.hole_name(hole),
+                wins.separate_with_commas()
+            );
+            if wins > 0 {
+                let pct = wins * 100 / total.max(1);
+                let label = if pct == 0 {
+                    "&lt;1".to_string()
+                } else {
+                    pct.to_string()
+                };
+                let colour = if wins as f64 / max as f64 > 0.45 {
+                    "white"
+                } else {
+                    "black"
+                };
+                let _ = writeln!(
+                    s,
+                    "<text x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"9\" text-anchor=\"middle\" fill=\"{colour}\">{label}%</text>",
+                    cy + 3.0
+                );
+            }
+        }
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The board with its start classes marked: each hole coloured by its class and labelled
+/// with its name; the class's representative (its smallest hole, the start `table` counts)
+/// has a thick outline. A legend lists each class and its size.
+pub fn start_classes(board: &Board) -> String {
+    let pos = hole_positions(board);
+    let (bw, bh) = board_extent(&pos);
+    let classes = board.hole_classes();
+    let legend_w = 150.0;
+    let (w, h) = (
+        bw + legend_w + 20.0,
+        (bh + 50.0).max(40.0 + 18.0 * classes.len() as f64),
+    );
+    let mut s = svg_open(w, h);
+    let _ = writeln!(
+        s,
+        "<text x=\"10\" y=\"22\" font-size=\"15\">{}: {} start classes</text>",
+        esc(board.name()),
+        classes.len()
+    );
+    for (k, class) in classes.iter().enumerate() {
+        let colour = PALETTE[k % PALETTE.len()];
+        for &hole in class {
+            let (x, y) = pos[hole];
+            let (cx, cy) = (10.0 + (x + 0.5) * SCALE, 34.0 + (y + 0.5) * SCALE);
+            let stroke = if hole == class[0] {
+                "stroke=\"black\" stroke-width=\"3\""
+            } else {
+                "stroke=\"#666\" stroke-width=\"1\""
+            };
+            let _ = writeln!(
+                s,
+                "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{:.1}\" fill=\"{colour}\" {stroke}/>\
+                 <text x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"9\" text-anchor=\"middle\" fill=\"white\">{}</text>",
+                SCALE * 0.42,
+                cy + 3.0,
+                board.hole_name(hole)
+            );
+        }
+        let (lx, ly) = (bw + 30.0, 44.0 + k as f64 * 18.0);
+        let _ = writeln!(
+            s,
+            "<circle cx=\"{lx:.1}\" cy=\"{ly:.1}\" r=\"6\" fill=\"{colour}\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\">{} ({} hole{})</text>",
+            lx + 12.0,
+            ly + 4.0,
+            board.hole_name(class[0]),
+            class.len(),
+            if class.len() == 1 { "" } else { "s" }
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}

@@ -1,0 +1,287 @@
+//! `pegsol report`: reads a table written by `pegsol table --csv DIR` and writes a side by
+//! side comparison of boards (comparison.csv, comparison.md) and pictures (SVG, see
+//! [`crate::plot`]). Everything is derived from the table's files; nothing is typed in.
+
+use crate::board::Board;
+use crate::error::{Error, Result};
+use crate::output;
+use crate::plot;
+use crate::table::{self, Format, Table};
+use std::path::Path;
+use thousands::Separable;
+
+/// Columns of `comparison.csv`. Rows with start `all` total every start of the board, each
+/// class weighted by its size (`positions` is then a sum over starts, not a count of
+/// distinct positions); `win_share_percent` is wins / games, rounded to 4 decimals.
+pub const COMPARISON_HEADER: &[&str] = &[
+    "board",
+    "start",
+    "start_class_size",
+    "wins",
+    "games",
+    "win_share_percent",
+    "positions",
+    "max_dead_end_pegs",
+    "max_dead_end_games",
+    "shortest_game_jumps",
+];
+
+/// One row of the comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// Board spec.
+    pub board: String,
+    /// Start hole, or `all` for the total over every start.
+    pub start: String,
+    /// Holes the row stands for.
+    pub class_size: usize,
+    /// Wins.
+    pub wins: u128,
+    /// Games.
+    pub games: u128,
+    /// Reachable positions (summed over starts in a total).
+    pub positions: u128,
+    /// Most pegs left at a dead end.
+    pub max_dead_end_pegs: usize,
+    /// Games leaving that many.
+    pub max_dead_end_games: u128,
+    /// Fewest jumps of a game.
+    pub shortest_game_jumps: usize,
+}
+
+/// `wins / games` in percent with 4 decimals, computed exactly in integers.
+///
+/// ```
+/// assert_eq!(pegsol::report::share(1, 3), "33.3333");
+/// assert_eq!(pegsol::report::share(0, 0), "0.0000");
+/// ```
+pub fn share(wins: u128, games: u128) -> String {
+    if games == 0 {
+        return "0.0000".into();
+    }
+    let units = (wins * 2_000_000 + games) / (2 * games); // 1e-4 percent, rounded
+    format!("{}.{:04}", units / 10_000, units % 10_000)
+}
+
+/// The comparison rows of one board: one per start in the table, then the total over all
+/// starts when the starts' classes cover every hole of the board.
+pub fn rows(table: &Table, board: &str) -> Result<Vec<Row>> {
+    let header = table::summary_header();
+    let col = |name: &str| header.iter().position(|h| *h == name).expect("column") - 2;
+    let num = |v: &str| -> Result<u128> {
+        v.parse()
+            .map_err(|_| Error::input(format!("summary.csv: '{v}' is not a number")))
+    };
+    let mut out = Vec::new();
+    for (key, e) in table.entries.iter().filter(|(k, _)| k.board == board) {
+        let s = &e.summary;
+        out.push(Row {
+            board: key.board.clone(),
+            start: key.start.clone(),
+            class_size: num(&s[col(table::CLASS_SIZE_COLUMN)])? as usize,
+            wins: num(&s[col("wins")])?,
+            games: num(&s[col("games")])?,
+            positions: num(&s[col("positions")])?,
+            max_dead_end_pegs: num(&s[col("max_dead_end_pegs")])? as usize,
+            max_dead_end_games: num(&s[col("max_dead_end_games")])?,
+            shortest_game_jumps: num(&s[col("shortest_game_jumps")])? as usize,
+        });
+    }
+    let covered: usize = out.iter().map(|r| r.class_size).sum();
+    let holes = Board::from_spec(board).map(|b| b.holes()).ok();
+    if !out.is_empty() && holes == Some(covered) {
+        let w = |r: &Row, v: u128| v * r.class_size as u128;
+        let max_pegs = out.iter().map(|r| r.max_dead_end_pegs).max().unwrap_or(0);
+        out.push(Row {
+            board: board.to_string(),
+            start: "all".into(),
+            class_size: covered,
+            wins: out.iter().map(|r| w(r, r.wins)).sum(),
+            games: out.iter().map(|r| w(r, r.games)).sum(),
+            positions: out.iter().map(|r| w(r, r.positions)).sum(),
+            max_dead_end_pegs: max_pegs,
+            max_dead_end_games: out
+                .iter()
+                .filter(|r| r.max_dead_end_pegs == max_pegs)
+                .map(|r| w(r, r.max_dead_end_games))
+                .sum(),
+            shortest_game_jumps: out.iter().map(|r| r.shortest_game_jumps).min().unwrap_or(0),
+        });
+    }
+    Ok(out)
+}
+
+/// The total over all starts of `board` (the row with start `all`), if the table covers
+/// every start class.
+pub fn total(table: &Table, board: &str) -> Result<Option<Row>> {
+    Ok(rows(table, board)?.into_iter().find(|r| r.start == "all"))
+}
+
+/// Games by pegs left over every start of `board` in the table (classes weighted by size).
+pub fn pegs_left_total(table: &Table, board: &str) -> Result<Vec<(usize, u128)>> {
+    let mut acc: std::collections::BTreeMap<usize, u128> = Default::default();
+    for r in rows(table, board)?.iter().filter(|r| r.start != "all") {
+        let e = &table.entries[&table::Key::new(board, &r.start)];
+        for row in &e.pegs_left {
+            let pegs: usize = row[0].parse().unwrap_or(0);
+            let games: u128 = row[1].parse().unwrap_or(0);
+            *acc.entry(pegs).or_default() += games * r.class_size as u128;
+        }
+    }
+    Ok(acc.into_iter().collect())
+}
+
+fn slug(board: &str) -> String {
+    board
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect::<String>()
+        .replace("tri_", "tri")
+}
+
+/// Writes the report for the table in `dir` into `out`: `comparison.csv` and
+/// `comparison.md` for `boards` (all boards of the table when empty), `pegs_left.svg` (games
+/// by pegs left, one line per compared board), and for every board of the table
+/// `classes_BOARD.svg` and `finish_BOARD.svg`. Returns the names of the files written.
+pub fn write(dir: &Path, boards: &[String], out: &Path) -> Result<Vec<String>> {
+    let table = Table::load(dir, Format::Csv)?;
+    if table.entries.is_empty() {
+        return Err(Error::input(format!(
+            "no table in {} (run pegsol table --csv {} first)",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    let mut all: Vec<String> = Vec::new();
+    for k in table.entries.keys() {
+        if !all.contains(&k.board) {
+            all.push(k.board.clone());
+        }
+    }
+    let compared: Vec<String> = if boards.is_empty() {
+        all.clone()
+    } else {
+        for b in boards {
+            if !all.contains(b) {
+                return Err(Error::input(format!(
+                    "board {b} is not in the table in {} (it has {})",
+                    dir.display(),
+                    all.join(", ")
+                )));
+            }
+        }
+        boards.to_vec()
+    };
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+
+    let mut csv_rows: Vec<Vec<String>> = Vec::new();
+    let mut md = String::new();
+    let command = format!(
+        "pegsol report DIR{}",
+        compared
+            .iter()
+            .map(|b| format!(" --board {b}"))
+            .collect::<String>()
+    );
+    md.push_str(&format!(
+        "# Comparison of {}\n\nGenerated by `{command}` from the table's summary.csv; do not \
+         edit. Per start class: the start hole standing for the class, the number of holes in \
+         the class, wins, games, the win share (wins / games), reachable positions, the most \
+         pegs left at a dead end (and the games leaving that many) and the shortest game. The \
+         row **all** totals every single-vacancy start of the board, each class weighted by \
+         its size (positions are then summed over starts).\n\n",
+        compared.join(", ")
+    ));
+    md.push_str(
+        "| board | start | class size | wins | games | win share | positions | most pegs at a dead end (games) | shortest game (jumps) |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for b in &compared {
+        for r in rows(&table, b)? {
+            csv_rows.push(vec![
+                r.board.clone(),
+                r.start.clone(),
+                r.class_size.to_string(),
+                r.wins.to_string(),
+                r.games.to_string(),
+                share(r.wins, r.games),
+                r.positions.to_string(),
+                r.max_dead_end_pegs.to_string(),
+                r.max_dead_end_games.to_string(),
+                r.shortest_game_jumps.to_string(),
+            ]);
+            let bold = |s: String| {
+                if r.start == "all" {
+                    format!("**{s}**")
+                } else {
+                    s
+                }
+            };
+            md.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {}% | {} | {} ({}) | {} |\n",
+                r.board,
+                bold(r.start.clone()),
+                r.class_size,
+                bold(r.wins.separate_with_commas()),
+                bold(r.games.separate_with_commas()),
+                share(r.wins, r.games),
+                r.positions.separate_with_commas(),
+                r.max_dead_end_pegs,
+                r.max_dead_end_games.separate_with_commas(),
+                r.shortest_game_jumps,
+            ));
+        }
+    }
+    files.push((
+        "comparison.csv".into(),
+        output::csv_bytes(COMPARISON_HEADER, &csv_rows)?,
+    ));
+    files.push(("comparison.md".into(), md.into_bytes()));
+
+    let mut series = Vec::new();
+    for b in &compared {
+        let label = if total(&table, b)?.is_some() {
+            format!("{b}, all starts")
+        } else {
+            format!("{b}, starts in table")
+        };
+        series.push((label, pegs_left_total(&table, b)?));
+    }
+    files.push((
+        "pegs_left.svg".into(),
+        plot::pegs_left_chart("Games by pegs left at the end", &series).into_bytes(),
+    ));
+
+    for b in &all {
+        let Ok(board) = Board::from_spec(b) else {
+            continue; // a board file's name: its geometry is not in the table
+        };
+        files.push((
+            format!("classes_{}.svg", slug(b)),
+            plot::start_classes(&board).into_bytes(),
+        ));
+        let mut panels = Vec::new();
+        for r in rows(&table, b)?.iter().filter(|r| r.start != "all") {
+            let e = &table.entries[&table::Key::new(b, &r.start)];
+            let mut wins = vec![0u128; board.holes()];
+            for row in &e.finish {
+                let hole = board.hole(&row[0])?;
+                wins[hole] = row[1].parse().unwrap_or(0);
+            }
+            panels.push(plot::HeatPanel {
+                start: board.hole(&r.start)?,
+                class_size: r.class_size,
+                wins,
+            });
+        }
+        files.push((
+            format!("finish_{}.svg", slug(b)),
+            plot::finish_heat_maps(&board, &panels).into_bytes(),
+        ));
+    }
+
+    output::prepare_dir(out)?;
+    let named: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+    output::write_atomically(out, &named)?;
+    Ok(files.into_iter().map(|(n, _)| n).collect())
+}

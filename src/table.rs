@@ -1,0 +1,802 @@
+//! `pegsol table`: counts every start class of several boards in one resumable batch.
+//!
+//! A batch is a list of [`Pair`]s (board, start hole), one per symmetry class of
+//! single-vacancy starts (the class's smallest hole stands for it). Finished pairs live in a
+//! [`Table`]; after each pair the whole table is written to the output directory with
+//! [`output::write_atomically`], so an interrupted batch (Ctrl-C, SIGTERM, SIGKILL) loses at
+//! most the pair in progress, and rerunning the command skips every pair already complete.
+//!
+//! Files (CSV format): the four files of `pegsol count` with the same columns, plus the
+//! column `start_class_size` at the end of `summary.csv`, plus `runs.csv` (one provenance row
+//! per pair, [`RUNS_HEADER`]). `runs.csv` is renamed into place last: a pair counts as
+//! complete only when its `runs.csv` row exists, so a kill between two renames is harmless.
+//! JSON format: the same data in one file, `table.json`.
+//!
+//! Rows are sorted by board (natural order: `tri:4` before `tri:10`), then start hole
+//! (row, then column), whatever order the pairs were computed in.
+
+use crate::board::{Board, column_name};
+use crate::engine::{self, CountOptions};
+use crate::error::{Error, Result};
+use crate::output::{self, CsvRows};
+use crate::stats::Counts;
+use crate::{memory, progress};
+use serde_json::{Map, Value};
+use std::cmp::Ordering as CmpOrdering;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+/// The extra column of `summary.csv` in a table, after [`output::SUMMARY_HEADER`].
+pub const CLASS_SIZE_COLUMN: &str = "start_class_size";
+
+/// Columns of `runs.csv`. The first two identify the pair; the rest describe the run that
+/// produced it and change from run to run (except `pegsol_version`).
+pub const RUNS_HEADER: &[&str] = &[
+    "board",
+    "start",
+    "pegsol_version",
+    "git_commit",
+    "date_utc",
+    "threads",
+    "wall_seconds",
+    "peak_memory_bytes",
+    "command",
+];
+
+/// The file `--format json` writes.
+pub const JSON_FILE: &str = "table.json";
+
+/// How the table is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// summary.csv, pegs_left.csv, finish.csv, depth.csv and runs.csv.
+    Csv,
+    /// One file, table.json.
+    Json,
+}
+
+/// One (board, start) pair of a batch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pair {
+    /// The board spec (`tri:5`).
+    pub board: String,
+    /// The empty hole at the start (`a1`).
+    pub start: String,
+    /// The hole's index on the board.
+    pub hole: usize,
+    /// How many holes the start's symmetry class holds.
+    pub class_size: usize,
+}
+
+/// Expands board ranges: `tri:4..7` becomes `tri:4`, `tri:5`, `tri:6`, `tri:7` (any
+/// `PREFIX:A..B`, bounds included); other specs pass through. Duplicates are dropped.
+///
+/// ```
+/// let b = pegsol::table::expand_boards(&["tri:4..6".into(), "english".into()]).unwrap();
+/// assert_eq!(b, ["tri:4", "tri:5", "tri:6", "english"]);
+/// ```
+pub fn expand_boards(specs: &[String]) -> Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for spec in specs {
+        let expanded = match spec.split_once(':') {
+            Some((prefix, range)) if range.contains("..") => {
+                let (a, b) = range.split_once("..").expect("checked");
+                let bad = || {
+                    Error::input(format!(
+                        "board range '{spec}': expected {prefix}:A..B with whole numbers A <= B"
+                    ))
+                };
+                let a: usize = a.trim().parse().map_err(|_| bad())?;
+                let b: usize = b
+                    .trim()
+                    .trim_start_matches('=')
+                    .parse()
+                    .map_err(|_| bad())?;
+                if a > b {
+                    return Err(bad());
+                }
+                (a..=b).map(|n| format!("{prefix}:{n}")).collect()
+            }
+            _ => vec![spec.clone()],
+        };
+        for s in expanded {
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The pairs of a batch: for each board, one pair per start class (its smallest hole), or,
+/// when `starts` names cells, one pair per named cell (standing for its class). `starts`
+/// empty or `["all"]` means every class. Two cells of the same class are refused: the table
+/// would count that class twice.
+///
+/// ```
+/// let p = pegsol::table::plan(&["tri:5".into()], &[]).unwrap();
+/// let v: Vec<(&str, usize)> = p.iter().map(|p| (p.start.as_str(), p.class_size)).collect();
+/// assert_eq!(v, [("a1", 3), ("a2", 6), ("a3", 3), ("b3", 3)]);
+/// ```
+pub fn plan(boards: &[String], starts: &[String]) -> Result<Vec<Pair>> {
+    let all = starts.is_empty() || starts.iter().any(|s| s.eq_ignore_ascii_case("all"));
+    if all && starts.len() > 1 {
+        return Err(Error::input("--starts all cannot be combined with cells"));
+    }
+    let mut pairs = Vec::new();
+    for spec in boards {
+        let board = Board::from_spec(spec)?;
+        let classes = board.hole_classes();
+        let class_of = |h: usize| classes.iter().find(|c| c.contains(&h)).expect("class");
+        if all {
+            for class in &classes {
+                pairs.push(pair(&board, class[0], class.len()));
+            }
+            continue;
+        }
+        let mut seen: Vec<(usize, String)> = Vec::new();
+        for name in starts {
+            let hole = board.hole(name)?;
+            let class = class_of(hole);
+            if let Some((_, other)) = seen.iter().find(|(h, _)| class.contains(h)) {
+                if *other == board.hole_name(hole) {
+                    continue;
+                }
+                return Err(Error::input(format!(
+                    "starts {other} and {} on {spec} are symmetric (the same start class); \
+                     give one of them",
+                    board.hole_name(hole)
+                )));
+            }
+            seen.push((hole, board.hole_name(hole)));
+            pairs.push(pair(&board, hole, class.len()));
+        }
+    }
+    Ok(pairs)
+}
+
+fn pair(board: &Board, hole: usize, class_size: usize) -> Pair {
+    Pair {
+        board: board.name().to_string(),
+        start: board.hole_name(hole),
+        hole,
+        class_size,
+    }
+}
+
+/// The identity of a pair, ordered for output: boards in natural order, then starts by
+/// (row, column).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Key {
+    /// Board spec.
+    pub board: String,
+    /// Start name.
+    pub start: String,
+}
+
+impl Key {
+    /// The key of a board and start.
+    pub fn new(board: &str, start: &str) -> Key {
+        Key {
+            board: board.to_string(),
+            start: start.to_string(),
+        }
+    }
+}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Self) -> CmpOrdering {
+        natural(&self.board)
+            .cmp(&natural(&other.board))
+            .then_with(|| self.board.cmp(&other.board))
+            .then_with(|| cell_order(&self.start).cmp(&cell_order(&other.start)))
+            .then_with(|| self.start.cmp(&other.start))
+    }
+}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<CmpOrdering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Splits a string into text and number chunks so that `tri:9` sorts before `tri:10`.
+fn natural(s: &str) -> Vec<(String, usize, String)> {
+    let mut chunks = Vec::new();
+    let mut rest = s;
+    while !rest.is_empty() {
+        let text_end = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let (text, tail) = rest.split_at(text_end);
+        let num_end = tail
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(tail.len());
+        let (num, tail) = tail.split_at(num_end);
+        let num = num.trim_start_matches('0');
+        chunks.push((text.to_string(), num.len(), num.to_string()));
+        rest = tail;
+    }
+    chunks
+}
+
+/// (row, column) of a cell name such as `b3`; cells that do not parse sort last.
+fn cell_order(name: &str) -> (usize, usize) {
+    let split = name
+        .find(|c: char| !c.is_ascii_lowercase())
+        .unwrap_or(name.len());
+    let (letters, digits) = name.split_at(split);
+    let col = letters
+        .bytes()
+        .try_fold(0usize, |acc, b| {
+            acc.checked_mul(26)?.checked_add((b - b'a' + 1) as usize)
+        })
+        .filter(|&c| c > 0);
+    match (col, digits.parse::<usize>()) {
+        (Some(col), Ok(row)) if column_name(col - 1) == letters => (row, col),
+        _ => (usize::MAX, usize::MAX),
+    }
+}
+
+/// Everything the table stores about one finished pair: its rows in each file, without
+/// the board and start columns (they are the key).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Entry {
+    /// summary.csv: the values after board and start, `start_class_size` last.
+    pub summary: Vec<String>,
+    /// pegs_left.csv rows.
+    pub pegs_left: Vec<Vec<String>>,
+    /// finish.csv rows.
+    pub finish: Vec<Vec<String>>,
+    /// depth.csv rows.
+    pub depth: Vec<Vec<String>>,
+    /// runs.csv: the values after board and start.
+    pub run: Vec<String>,
+}
+
+impl Entry {
+    /// The entry of a finished count.
+    pub fn new(counts: &Counts, class_size: usize, run: Vec<String>) -> Entry {
+        let rows = CsvRows::of(counts);
+        let strip = |rows: Vec<Vec<String>>| -> Vec<Vec<String>> {
+            rows.into_iter().map(|r| r[2..].to_vec()).collect()
+        };
+        let mut summary = rows.summary[2..].to_vec();
+        summary.push(class_size.to_string());
+        Entry {
+            summary,
+            pegs_left: strip(rows.pegs_left),
+            finish: strip(rows.finish),
+            depth: strip(rows.depth),
+            run,
+        }
+    }
+}
+
+/// The finished pairs of a batch, in output order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Table {
+    /// Finished pairs.
+    pub entries: BTreeMap<Key, Entry>,
+}
+
+/// The header of a table's summary.csv.
+pub fn summary_header() -> Vec<&'static str> {
+    let mut h = output::SUMMARY_HEADER.to_vec();
+    h.push(CLASS_SIZE_COLUMN);
+    h
+}
+
+/// The five files of one table in CSV format, runs.csv last, as (name, header, key
+/// columns + field accessor).
+type FileSpec = (
+    &'static str,
+    Vec<&'static str>,
+    fn(&Entry) -> Vec<Vec<String>>,
+);
+
+fn csv_files() -> Vec<FileSpec> {
+    vec![
+        ("summary.csv", summary_header(), |e| vec![e.summary.clone()]),
+        ("pegs_left.csv", output::PEGS_LEFT_HEADER.to_vec(), |e| {
+            e.pegs_left.clone()
+        }),
+        ("finish.csv", output::FINISH_HEADER.to_vec(), |e| {
+            e.finish.clone()
+        }),
+        ("depth.csv", output::DEPTH_HEADER.to_vec(), |e| {
+            e.depth.clone()
+        }),
+        ("runs.csv", RUNS_HEADER.to_vec(), |e| vec![e.run.clone()]),
+    ]
+}
+
+impl Table {
+    /// Whether the pair is finished.
+    pub fn contains(&self, board: &str, start: &str) -> bool {
+        self.entries.contains_key(&Key::new(board, start))
+    }
+
+    /// Reads the table stored in `dir` (empty when `dir` holds none). Rows of pairs without
+    /// a `runs.csv` row (left by a kill between two renames) are dropped: they will be
+    /// computed again.
+    pub fn load(dir: &Path, format: Format) -> Result<Table> {
+        match format {
+            Format::Csv => Table::load_csv(dir),
+            Format::Json => Table::load_json(dir),
+        }
+    }
+
+    fn load_csv(dir: &Path) -> Result<Table> {
+        let mut files: BTreeMap<&str, Vec<(Key, Vec<String>)>> = BTreeMap::new();
+        for (name, header, _) in csv_files() {
+            files.insert(name, read_csv(&dir.join(name), &header)?);
+        }
+        let mut table = Table::default();
+        for (key, run) in files.remove("runs.csv").unwrap_or_default() {
+            let entry = Entry {
+                run,
+                ..Entry::default()
+            };
+            table.entries.insert(key, entry);
+        }
+        for (name, rows) in files {
+            for (key, row) in rows {
+                let Some(e) = table.entries.get_mut(&key) else {
+                    continue;
+                };
+                match name {
+                    "summary.csv" => e.summary = row,
+                    "pegs_left.csv" => e.pegs_left.push(row),
+                    "finish.csv" => e.finish.push(row),
+                    "depth.csv" => e.depth.push(row),
+                    _ => unreachable!("known files"),
+                }
+            }
+        }
+        table.entries.retain(|_, e| !e.summary.is_empty());
+        Ok(table)
+    }
+
+    fn load_json(dir: &Path) -> Result<Table> {
+        let path = dir.join(JSON_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Table::default()),
+            Err(e) => return Err(Error::input(format!("cannot read {}: {e}", path.display()))),
+        };
+        let bad = |what: &str| {
+            Error::input(format!(
+                "{} was not written by pegsol table: {what}",
+                path.display()
+            ))
+        };
+        let doc: Value = serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
+        let pairs = doc
+            .get("pairs")
+            .and_then(Value::as_array)
+            .ok_or_else(|| bad("no \"pairs\" array"))?;
+        let mut table = Table::default();
+        for p in pairs {
+            let field = |name: &str| -> Result<String> {
+                p.get(name)
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .ok_or_else(|| bad(&format!("a pair without \"{name}\"")))
+            };
+            let key = Key::new(&field("board")?, &field("start")?);
+            let object = |name: &str, header: &[&str]| -> Result<Vec<String>> {
+                let o = p.get(name).ok_or_else(|| bad(&format!("no \"{name}\"")))?;
+                header[2..]
+                    .iter()
+                    .map(|h| {
+                        o.get(*h)
+                            .map(cell_text)
+                            .ok_or_else(|| bad(&format!("\"{name}\" without \"{h}\"")))
+                    })
+                    .collect()
+            };
+            let list = |name: &str, header: &[&str]| -> Result<Vec<Vec<String>>> {
+                let a = p
+                    .get(name)
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| bad(&format!("no \"{name}\" array")))?;
+                a.iter()
+                    .map(|o| {
+                        header[2..]
+                            .iter()
+                            .map(|h| {
+                                o.get(*h)
+                                    .map(cell_text)
+                                    .ok_or_else(|| bad(&format!("\"{name}\" without \"{h}\"")))
+                            })
+                            .collect()
+                    })
+                    .collect()
+            };
+            let entry = Entry {
+                summary: object("summary", &summary_header())?,
+                pegs_left: list("pegs_left", output::PEGS_LEFT_HEADER)?,
+                finish: list("finish", output::FINISH_HEADER)?,
+                depth: list("depth", output::DEPTH_HEADER)?,
+                run: object("run", RUNS_HEADER)?,
+            };
+            table.entries.insert(key, entry);
+        }
+        Ok(table)
+    }
+
+    /// The files of the table in `format`, as (file name, bytes); in CSV format runs.csv
+    /// comes last, so that writing them in this order makes a pair complete only once all
+    /// its rows are in place.
+    pub fn files(&self, format: Format) -> Result<Vec<(&'static str, Vec<u8>)>> {
+        match format {
+            Format::Csv => csv_files()
+                .into_iter()
+                .map(|(name, header, rows_of)| {
+                    let rows: Vec<Vec<String>> = self
+                        .entries
+                        .iter()
+                        .flat_map(|(k, e)| {
+                            rows_of(e).into_iter().map(move |r| {
+                                let mut row = vec![k.board.clone(), k.start.clone()];
+                                row.extend(r);
+                                row
+                            })
+                        })
+                        .collect();
+                    Ok((name, output::csv_bytes(&header, &rows)?))
+                })
+                .collect(),
+            Format::Json => {
+                let mut text = serde_json::to_string_pretty(&self.to_json())
+                    .map_err(|e| Error::input(format!("cannot format JSON: {e}")))?;
+                text.push('\n');
+                Ok(vec![(JSON_FILE, text.into_bytes())])
+            }
+        }
+    }
+
+    /// The table as one JSON document: `{"pairs": [{board, start, summary, pegs_left,
+    /// finish, depth, run}, ...]}`, field names as in the CSV headers, integers as JSON
+    /// numbers (exact, however large).
+    pub fn to_json(&self) -> Value {
+        let object = |header: &[&str], values: &[String]| -> Value {
+            let map: Map<String, Value> = header[2..]
+                .iter()
+                .zip(values)
+                .map(|(h, v)| (h.to_string(), json_cell(v)))
+                .collect();
+            Value::Object(map)
+        };
+        let list = |header: &[&str], rows: &[Vec<String>]| -> Value {
+            Value::Array(rows.iter().map(|r| object(header, r)).collect())
+        };
+        let pairs = self
+            .entries
+            .iter()
+            .map(|(k, e)| {
+                let mut m = Map::new();
+                m.insert("board".into(), Value::String(k.board.clone()));
+                m.insert("start".into(), Value::String(k.start.clone()));
+                m.insert("summary".into(), object(&summary_header(), &e.summary));
+                m.insert(
+                    "pegs_left".into(),
+                    list(output::PEGS_LEFT_HEADER, &e.pegs_left),
+                );
+                m.insert("finish".into(), list(output::FINISH_HEADER, &e.finish));
+                m.insert("depth".into(), list(output::DEPTH_HEADER, &e.depth));
+                m.insert("run".into(), object(RUNS_HEADER, &e.run));
+                Value::Object(m)
+            })
+            .collect();
+        let mut doc = Map::new();
+        doc.insert("pairs".into(), Value::Array(pairs));
+        Value::Object(doc)
+    }
+
+    /// Writes the table into `dir`, every file replaced atomically.
+    pub fn save(&self, dir: &Path, format: Format) -> Result<()> {
+        output::write_atomically(dir, &self.files(format)?)
+    }
+}
+
+/// A CSV value as JSON: a number when it reads as one, a string otherwise.
+fn json_cell(v: &str) -> Value {
+    let numeric = !v.is_empty()
+        && v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && v.as_bytes()[0].is_ascii_digit();
+    if numeric && let Ok(n) = serde_json::from_str::<serde_json::Number>(v) {
+        return Value::Number(n);
+    }
+    Value::String(v.to_string())
+}
+
+/// A JSON value back as CSV text.
+fn cell_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Reads a CSV file written by [`Table::files`]: rows keyed by their first two columns.
+/// A missing file is empty; a file with another header is refused.
+fn read_csv(path: &Path, header: &[&str]) -> Result<Vec<(Key, Vec<String>)>> {
+    let text = match std::fs::read(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::input(format!("cannot read {}: {e}", path.display()))),
+    };
+    let bad = |what: String| {
+        Error::input(format!(
+            "{} was not written by pegsol table ({what}); use an empty directory",
+            path.display()
+        ))
+    };
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(text.as_slice());
+    let found: Vec<String> = r
+        .headers()
+        .map_err(|e| bad(e.to_string()))?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    if found != header {
+        return Err(bad(format!("columns {}", found.join(","))));
+    }
+    let mut rows = Vec::new();
+    for rec in r.records() {
+        let rec = rec.map_err(|e| bad(e.to_string()))?;
+        let row: Vec<String> = rec.iter().map(str::to_string).collect();
+        rows.push((Key::new(&row[0], &row[1]), row[2..].to_vec()));
+    }
+    Ok(rows)
+}
+
+/// The git commit pegsol was built from (`-dirty` when the tree had changes), or
+/// `unknown` outside a git checkout.
+pub fn git_commit() -> &'static str {
+    option_env!("PEGSOL_GIT_COMMIT").unwrap_or("unknown")
+}
+
+/// The flag Ctrl-C and SIGTERM set; the handler is installed on first use. Counts stop at
+/// the next batch of work; finished pairs are already on disk.
+pub fn cancel_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        // A second handler cannot be installed (e.g. when embedded in a program that has
+        // one); the batch then simply runs uninterrupted by signals.
+        let _ = ctrlc::set_handler(move || f.store(true, Ordering::SeqCst));
+        flag
+    })
+    .clone()
+}
+
+/// How to run a batch.
+#[derive(Clone, Debug)]
+pub struct BatchOptions {
+    /// Worker threads (0 = one per core).
+    pub threads: usize,
+    /// Memory budget of each count.
+    pub max_memory: u64,
+    /// Draw progress bars.
+    pub progress: bool,
+    /// Where the table lives (None: keep it in memory only).
+    pub dir: Option<std::path::PathBuf>,
+    /// File format in `dir`.
+    pub format: Format,
+    /// The command line, recorded in runs.csv.
+    pub command: String,
+}
+
+/// What a batch did.
+#[derive(Debug)]
+pub struct BatchReport {
+    /// The table after the batch (all pairs, earlier runs' included).
+    pub table: Table,
+    /// Pairs computed by this run.
+    pub computed: usize,
+    /// Pairs found complete and skipped.
+    pub skipped: usize,
+    /// The peak resident memory of this run, in bytes (the largest of the pairs' peaks:
+    /// the peak is reset before each pair, see [`memory::reset_peak_rss`]).
+    pub peak_bytes: Option<u64>,
+}
+
+/// Runs the pairs of `plan` not yet in the table stored in `opts.dir`, saving the table
+/// after each one. Returns [`Error::Interrupted`] on Ctrl-C or SIGTERM, with every pair
+/// finished so far saved.
+pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
+    let mut table = match &opts.dir {
+        Some(dir) => {
+            output::prepare_dir(dir)?;
+            remove_stale_temporaries(dir);
+            Table::load(dir, opts.format)?
+        }
+        None => Table::default(),
+    };
+    let todo: Vec<&Pair> = plan
+        .iter()
+        .filter(|p| !table.contains(&p.board, &p.start))
+        .collect();
+    let skipped = plan.len() - todo.len();
+    let cancel = cancel_flag();
+    let threads = if opts.threads == 0 {
+        rayon::current_num_threads()
+    } else {
+        opts.threads
+    };
+    let bar = progress::bar(todo.len() as u64, "pairs", opts.progress);
+    let mut boards: BTreeMap<String, Board> = BTreeMap::new();
+    let mut computed = 0;
+    let mut peak_bytes = memory::peak_rss();
+    for p in todo {
+        if cancel.load(Ordering::SeqCst) {
+            bar.abandon();
+            return Err(Error::Interrupted);
+        }
+        bar.set_message(format!("{} from {}", p.board, p.start));
+        if !boards.contains_key(&p.board) {
+            boards.insert(p.board.clone(), Board::from_spec(&p.board)?);
+        }
+        let board = &boards[&p.board];
+        let class = board
+            .hole_classes()
+            .into_iter()
+            .find(|c| c.contains(&p.hole))
+            .expect("every hole has a class");
+        if let Some(other) = class
+            .iter()
+            .map(|&h| board.hole_name(h))
+            .find(|name| table.contains(&p.board, name))
+        {
+            bar.abandon();
+            return Err(Error::input(format!(
+                "{} already holds {} from {other}, which is in the same start class as {}; \
+                 give --starts {other} (or use another directory)",
+                opts.dir
+                    .as_ref()
+                    .map_or("the table".into(), |d| d.display().to_string()),
+                p.board,
+                p.start
+            )));
+        }
+        let count_opts = CountOptions {
+            threads: opts.threads,
+            max_memory: opts.max_memory,
+            progress: opts.progress,
+            cancel: Some(cancel.clone()),
+        };
+        memory::reset_peak_rss();
+        let clock = Instant::now();
+        let counts = engine::count(board, board.start_with_empty(&[p.hole]), &count_opts)
+            .inspect_err(|_| bar.abandon())?;
+        let secs = clock.elapsed().as_secs_f64();
+        let peak = memory::peak_rss();
+        peak_bytes = peak_bytes.max(peak);
+        let run = vec![
+            env!("CARGO_PKG_VERSION").to_string(),
+            git_commit().to_string(),
+            humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            threads.to_string(),
+            format!("{secs:.3}"),
+            peak.map_or("unknown".into(), |b| b.to_string()),
+            opts.command.clone(),
+        ];
+        table.entries.insert(
+            Key::new(&p.board, &p.start),
+            Entry::new(&counts, p.class_size, run),
+        );
+        if let Some(dir) = &opts.dir {
+            table.save(dir, opts.format)?;
+        }
+        computed += 1;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(BatchReport {
+        table,
+        computed,
+        skipped,
+        peak_bytes: peak_bytes.max(memory::peak_rss()),
+    })
+}
+
+/// Quotes a command line for the shell, so it can be pasted back.
+///
+/// ```
+/// let c = pegsol::table::shell_words(&["pegsol".into(), "--csv".into(), "my dir".into()]);
+/// assert_eq!(c, "pegsol --csv 'my dir'");
+/// ```
+pub fn shell_words(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            let plain = !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-./:=,+@%".contains(c));
+            if plain {
+                a.clone()
+            } else {
+                format!("'{}'", a.replace('\'', r"'\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The readable table `pegsol table` prints: the pairs of `plan`, one line each, then per
+/// board the totals over all its starts (each class weighted by its size) when the plan
+/// covers every class.
+pub fn summary_text(table: &Table, plan: &[Pair]) -> String {
+    use thousands::Separable;
+    let header = summary_header();
+    let col = |name: &str| header.iter().position(|h| *h == name).expect("column") - 2;
+    let (games, wins, size) = (col("games"), col("wins"), col(CLASS_SIZE_COLUMN));
+    let mut out = format!(
+        "{:<10} {:<6} {:>5} {:>30} {:>26}\n",
+        "board", "start", "class", "games", "wins"
+    );
+    let mut totals: Vec<(String, usize, u128, u128)> = Vec::new();
+    for p in plan {
+        let Some(e) = table.entries.get(&Key::new(&p.board, &p.start)) else {
+            continue;
+        };
+        let g: u128 = e.summary[games].parse().unwrap_or(0);
+        let w: u128 = e.summary[wins].parse().unwrap_or(0);
+        let s: usize = e.summary[size].parse().unwrap_or(0);
+        out.push_str(&format!(
+            "{:<10} {:<6} {:>5} {:>30} {:>26}\n",
+            p.board,
+            p.start,
+            s,
+            g.separate_with_commas(),
+            w.separate_with_commas()
+        ));
+        match totals.last_mut() {
+            Some(t) if t.0 == p.board => {
+                t.1 += s;
+                t.2 += g * s as u128;
+                t.3 += w * s as u128;
+            }
+            _ => totals.push((p.board.clone(), s, g * s as u128, w * s as u128)),
+        }
+    }
+    for (board, holes, g, w) in totals {
+        let complete = Board::from_spec(&board).is_ok_and(|b| b.holes() == holes);
+        if complete {
+            out.push_str(&format!(
+                "{:<10} {:<6} {:>5} {:>30} {:>26}\n",
+                board,
+                "all",
+                holes,
+                g.separate_with_commas(),
+                w.separate_with_commas()
+            ));
+        }
+    }
+    out
+}
+
+/// Removes temporary files a killed run left behind in `dir` (`.summary.csv.XXXXXX` and
+/// the like, from [`output::write_atomically`]); the files they were meant to replace are
+/// intact.
+fn remove_stale_temporaries(dir: &Path) {
+    let names: Vec<&str> = csv_files().iter().map(|f| f.0).chain([JSON_FILE]).collect();
+    let Ok(listing) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in listing.flatten() {
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        if names.iter().any(|n| file.starts_with(&format!(".{n}."))) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}

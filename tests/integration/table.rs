@@ -1,0 +1,363 @@
+//! `pegsol table` and `pegsol report`: start classes, totals over all starts, resuming
+//! after a kill, and the report generated from a table.
+
+use crate::common::pegsol;
+use pegsol::table::{self, Format, Table};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const FILES: [&str; 4] = ["summary.csv", "pegs_left.csv", "finish.csv", "depth.csv"];
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Rows of a CSV file (header dropped), split into fields.
+fn rows(path: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::Reader::from_path(path).expect("csv");
+    r.records()
+        .map(|rec| rec.expect("record").iter().map(str::to_string).collect())
+        .collect()
+}
+
+/// runs.csv without its volatile columns: board and start only.
+fn runs_keys(dir: &Path) -> Vec<(String, String)> {
+    rows(&dir.join("runs.csv"))
+        .into_iter()
+        .map(|r| (r[0].clone(), r[1].clone()))
+        .collect()
+}
+
+fn table(dir: &Path, boards: &[&str]) -> assert_cmd::Command {
+    let mut cmd = pegsol();
+    cmd.arg("table");
+    for b in boards {
+        cmd.args(["--board", b]);
+    }
+    cmd.arg("--csv").arg(dir).arg("--quiet");
+    cmd
+}
+
+/// Asserts that two table directories hold the same results: the four count files byte
+/// for byte, runs.csv apart from its timing and provenance columns.
+fn assert_same_table(a: &Path, b: &Path) {
+    for f in FILES {
+        assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f} differs");
+    }
+    assert_eq!(runs_keys(a), runs_keys(b), "runs.csv pairs differ");
+}
+
+#[test]
+fn start_classes_and_sizes() {
+    let classes = |spec: &str| -> Vec<(String, usize)> {
+        table::plan(&[spec.to_string()], &[])
+            .expect("plan")
+            .into_iter()
+            .map(|p| (p.start, p.class_size))
+            .collect()
+    };
+    let own = |v: &[(&str, usize)]| -> Vec<(String, usize)> {
+        v.iter().map(|&(s, n)| (s.to_string(), n)).collect()
+    };
+    // tri:5: corners, edge holes next to a corner, edge midpoints, interior (4 classes:
+    // 3, 6, 3, 3, as in published.md's per-start table).
+    assert_eq!(
+        classes("tri:5"),
+        own(&[("a1", 3), ("a2", 6), ("a3", 3), ("b3", 3)])
+    );
+    // tri:6: corners; two kinds of edge hole (6 each); the inner triangle's corners and
+    // edge midpoints.
+    assert_eq!(
+        classes("tri:6"),
+        own(&[("a1", 3), ("a2", 6), ("a3", 6), ("b3", 3), ("b4", 3)])
+    );
+    // english under its 8 symmetries: 33 = 8 + 4 + 8 + 4 + 4 + 4 + 1.
+    assert_eq!(
+        classes("english"),
+        own(&[
+            ("c1", 8),
+            ("d1", 4),
+            ("c2", 8),
+            ("d2", 4),
+            ("c3", 4),
+            ("d3", 4),
+            ("d4", 1)
+        ])
+    );
+}
+
+#[test]
+fn tri5_all_starts_totals() {
+    // published.md: summed over all 15 starts, 7,335,390 games and 438,984 wins.
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path(), &["tri:5"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("7,335,390"))
+        .stdout(predicates::str::contains("438,984"));
+    let summary = rows(&dir.path().join("summary.csv"));
+    let header = csv::Reader::from_path(dir.path().join("summary.csv"))
+        .unwrap()
+        .headers()
+        .unwrap()
+        .clone();
+    let head: Vec<&str> = header.iter().collect();
+    // The count contract: same columns in the same order, start_class_size at the end.
+    assert_eq!(head[..head.len() - 1], *pegsol::output::SUMMARY_HEADER);
+    assert_eq!(*head.last().unwrap(), "start_class_size");
+    let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
+    let (mut games, mut wins, mut holes) = (0u128, 0u128, 0u128);
+    for r in &summary {
+        let size: u128 = r[col("start_class_size")].parse().unwrap();
+        games += size * r[col("games")].parse::<u128>().unwrap();
+        wins += size * r[col("wins")].parse::<u128>().unwrap();
+        holes += size;
+    }
+    assert_eq!((holes, games, wins), (15, 7_335_390, 438_984));
+
+    // The report computes the same totals from the table.
+    pegsol()
+        .args(["report", "--board", "tri:5"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let cmp = rows(&dir.path().join("comparison.csv"));
+    let all = cmp.iter().find(|r| r[1] == "all").expect("total row");
+    assert_eq!(all[..5], ["tri:5", "all", "15", "438984", "7335390"]);
+    // published.md: most pegs left in a dead end from any start: 10 (2 games per start).
+    assert_eq!(all[7], "10");
+    for svg in ["pegs_left.svg", "classes_tri5.svg", "finish_tri5.svg"] {
+        assert!(read(&dir.path().join(svg)).starts_with("<svg"), "{svg}");
+    }
+}
+
+#[test]
+fn second_run_over_a_complete_dir_does_no_work() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path(), &["tri:4..5"]).assert().success();
+    let before: Vec<(String, std::time::SystemTime)> = FILES
+        .iter()
+        .chain(&["runs.csv"])
+        .map(|f| {
+            let p = dir.path().join(f);
+            (read(&p), std::fs::metadata(&p).unwrap().modified().unwrap())
+        })
+        .collect();
+    table(dir.path(), &["tri:4..5"])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "7 pairs: 0 computed, 7 already complete",
+        ));
+    let after: Vec<(String, std::time::SystemTime)> = FILES
+        .iter()
+        .chain(&["runs.csv"])
+        .map(|f| {
+            let p = dir.path().join(f);
+            (read(&p), std::fs::metadata(&p).unwrap().modified().unwrap())
+        })
+        .collect();
+    assert_eq!(before, after, "a complete table must not be rewritten");
+}
+
+/// Starts a table run of tri:4..6 (12 pairs) and kills it with `signal` once `done` pairs
+/// are on disk. Returns whether the process was still running when signalled.
+fn run_and_kill(dir: &Path, signal: &str, done: usize) -> bool {
+    let bin = assert_cmd::cargo::cargo_bin("pegsol");
+    let mut child = Command::new(bin)
+        .args([
+            "table",
+            "--board",
+            "tri:4..6",
+            "--threads",
+            "1",
+            "--quiet",
+            "--csv",
+        ])
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let rows = std::fs::read_to_string(dir.join("runs.csv"))
+            .map(|t| t.lines().count().saturating_sub(1))
+            .unwrap_or(0);
+        if rows >= done || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let running = child.try_wait().expect("wait").is_none();
+    Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .expect("kill");
+    let status = child.wait().expect("wait");
+    if running && signal == "-TERM" {
+        // Ctrl-C/SIGTERM: the count stops between batches, exit code 130.
+        assert!(matches!(status.code(), Some(130) | Some(0)), "{status:?}");
+    }
+    running
+}
+
+#[test]
+fn resume_after_kill_equals_an_uninterrupted_run() {
+    let whole = tempfile::tempdir().unwrap();
+    table(whole.path(), &["tri:4..6"]).assert().success();
+    assert_eq!(runs_keys(whole.path()).len(), 12);
+
+    for signal in ["-KILL", "-TERM"] {
+        let dir = tempfile::tempdir().unwrap();
+        let interrupted = run_and_kill(dir.path(), signal, 8);
+        let kept = runs_keys(dir.path()).len();
+        eprintln!("{signal}: still running when signalled: {interrupted}; {kept} of 12 pairs kept");
+        if interrupted {
+            assert!(kept < 12, "{signal}: {kept} pairs after the kill");
+        }
+        // Every file on disk is whole and consistent after the kill.
+        let t = Table::load(dir.path(), Format::Csv).expect("readable after kill");
+        assert_eq!(t.entries.len(), kept);
+        // A temporary file a kill may leave behind is cleared by the resumed run.
+        std::fs::write(dir.path().join(".summary.csv.abc123"), "half a fi").unwrap();
+        // Resuming computes only the missing pairs.
+        table(dir.path(), &["tri:4..6"])
+            .assert()
+            .success()
+            .stderr(predicates::str::contains(format!(
+                "12 pairs: {} computed, {kept} already complete",
+                12 - kept
+            )));
+        assert_same_table(whole.path(), dir.path());
+        assert!(!dir.path().join(".summary.csv.abc123").exists());
+    }
+}
+
+#[test]
+fn a_pair_torn_between_two_renames_is_recomputed() {
+    // A kill after summary.csv was renamed but before runs.csv: the pair has rows in the
+    // count files but no runs.csv row. It must be dropped and computed again.
+    let whole = tempfile::tempdir().unwrap();
+    table(whole.path(), &["tri:5"]).assert().success();
+    let dir = tempfile::tempdir().unwrap();
+    for f in FILES.iter().chain(&["runs.csv"]) {
+        std::fs::copy(whole.path().join(f), dir.path().join(f)).unwrap();
+    }
+    let runs = read(&dir.path().join("runs.csv"));
+    let cut: Vec<&str> = runs
+        .lines()
+        .filter(|l| !l.starts_with("tri:5,a3,"))
+        .collect();
+    std::fs::write(dir.path().join("runs.csv"), cut.join("\n") + "\n").unwrap();
+    table(dir.path(), &["tri:5"])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "4 pairs: 1 computed, 3 already complete",
+        ));
+    assert_same_table(whole.path(), dir.path());
+}
+
+#[test]
+fn row_order_does_not_depend_on_run_order() {
+    let whole = tempfile::tempdir().unwrap();
+    table(whole.path(), &["tri:4", "tri:5"]).assert().success();
+    let dir = tempfile::tempdir().unwrap();
+    pegsol()
+        .args([
+            "table", "--board", "tri:5", "--starts", "b3", "a2", "-q", "--csv",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    table(dir.path(), &["tri:5", "tri:4"]).assert().success();
+    assert_same_table(whole.path(), dir.path());
+}
+
+#[test]
+fn json_format_holds_the_same_table() {
+    let csv_dir = tempfile::tempdir().unwrap();
+    table(csv_dir.path(), &["tri:5"]).assert().success();
+    let json_dir = tempfile::tempdir().unwrap();
+    table(json_dir.path(), &["tri:5"])
+        .args(["--format", "json"])
+        .assert()
+        .success();
+    let doc: serde_json::Value =
+        serde_json::from_str(&read(&json_dir.path().join("table.json"))).unwrap();
+    let a1 = &doc["pairs"][0];
+    assert_eq!(
+        (a1["board"].as_str(), a1["start"].as_str()),
+        (Some("tri:5"), Some("a1"))
+    );
+    assert_eq!(a1["summary"]["wins"].as_u64(), Some(29_760));
+    assert_eq!(a1["summary"]["start_class_size"].as_u64(), Some(3));
+    let from_csv = Table::load(csv_dir.path(), Format::Csv).unwrap();
+    let from_json = Table::load(json_dir.path(), Format::Json).unwrap();
+    let strip = |t: &Table| -> Vec<_> {
+        t.entries
+            .iter()
+            .map(|(k, e)| {
+                (
+                    k.clone(),
+                    e.summary.clone(),
+                    e.pegs_left.clone(),
+                    e.finish.clone(),
+                    e.depth.clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(strip(&from_csv), strip(&from_json));
+    // Resuming a JSON table does no work either.
+    table(json_dir.path(), &["tri:5"])
+        .args(["--format", "json"])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("0 computed, 4 already complete"));
+    // Without a directory, JSON goes to stdout.
+    let out = pegsol()
+        .args(["table", "--board", "tri:4", "--format", "json", "-q"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["pairs"].as_array().map(Vec::len), Some(3));
+}
+
+#[test]
+fn bad_table_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // a1 and a5 are both corners of tri:5: the same start class.
+    pegsol()
+        .args(["table", "--board", "tri:5", "--starts", "a1", "a5"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("same start class"));
+    pegsol()
+        .args(["table", "--board", "tri:7..4"])
+        .assert()
+        .code(2);
+    // A start of a class the directory already holds under another hole: refused, the
+    // totals would count the class twice.
+    pegsol()
+        .args(["table", "--board", "tri:5", "--starts", "a5", "-q", "--csv"])
+        .arg(dir.path().join("t"))
+        .assert()
+        .success();
+    table(&dir.path().join("t"), &["tri:5"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("same start class"));
+    // A directory written by `count` (no start_class_size column) is not overwritten.
+    pegsol()
+        .args(["count", "--board", "tri:4", "-q", "--csv"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    table(dir.path(), &["tri:4"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("not written by pegsol table"));
+}
