@@ -65,17 +65,12 @@ impl StartArgs {
     }
 }
 
+/// How a computation runs, shared by the commands that sweep positions.
 #[derive(Debug, Args)]
-struct CountArgs {
-    #[command(flatten)]
-    start: StartArgs,
+struct RunArgs {
     /// Worker threads (0 = one per core). Results are identical for every value.
     #[arg(long, short = 'j', default_value_t = 0)]
     threads: usize,
-    /// Write summary.csv, pegs_left.csv, finish.csv and depth.csv into DIR (created if
-    /// missing; each file replaced atomically).
-    #[arg(long, value_name = "DIR")]
-    csv: Option<PathBuf>,
     /// Refuse the run when its tables would need more than SIZE (e.g. 8G). Default: 80% of
     /// the memory available.
     #[arg(long, value_name = "SIZE", value_parser = memory::parse)]
@@ -83,6 +78,24 @@ struct CountArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+}
+
+impl RunArgs {
+    fn max_memory(&self) -> u64 {
+        self.max_memory.unwrap_or_else(memory::default_budget)
+    }
+}
+
+#[derive(Debug, Args)]
+struct CountArgs {
+    #[command(flatten)]
+    start: StartArgs,
+    /// Write summary.csv, pegs_left.csv, finish.csv and depth.csv into DIR (created if
+    /// missing; each file replaced atomically).
+    #[arg(long, value_name = "DIR")]
+    csv: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 #[derive(Debug, Args)]
@@ -103,16 +116,8 @@ struct TableArgs {
     /// File format.
     #[arg(long, value_enum, default_value = "csv")]
     format: table::Format,
-    /// Worker threads (0 = one per core). Results are identical for every value.
-    #[arg(long, short = 'j', default_value_t = 0)]
-    threads: usize,
-    /// Refuse a count whose tables would need more than SIZE (e.g. 8G). Default: 80% of
-    /// the memory available.
-    #[arg(long, value_name = "SIZE", value_parser = memory::parse)]
-    max_memory: Option<u64>,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 #[derive(Debug, Args)]
@@ -146,19 +151,11 @@ struct SolvableArgs {
     /// Where the last peg must stand (a hole name, or `any`). Default: any hole.
     #[arg(long, value_name = "CELL")]
     finish: Option<String>,
-    /// Worker threads (0 = one per core). Results are identical for every value.
-    #[arg(long, short = 'j', default_value_t = 0)]
-    threads: usize,
     /// Write solvable.csv into DIR (created if missing; replaced atomically).
     #[arg(long, value_name = "DIR")]
     csv: Option<PathBuf>,
-    /// Refuse the run when the kept positions would need more than SIZE. Default: 80% of
-    /// the memory available.
-    #[arg(long, value_name = "SIZE", value_parser = memory::parse)]
-    max_memory: Option<u64>,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 #[derive(Debug, Args)]
@@ -173,15 +170,8 @@ struct HintArgs {
     /// Where the last peg must stand (a hole name, or `any`). Default: any hole.
     #[arg(long, value_name = "CELL")]
     finish: Option<String>,
-    /// Worker threads (0 = one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
-    threads: usize,
-    /// Refuse the run when the kept positions would need more than SIZE.
-    #[arg(long, value_name = "SIZE", value_parser = memory::parse)]
-    max_memory: Option<u64>,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 #[derive(Debug, Args)]
@@ -268,9 +258,9 @@ fn count(args: CountArgs) -> Result<i32> {
         output::prepare_dir(dir)?;
     }
     let opts = CountOptions {
-        threads: args.threads,
-        max_memory: args.max_memory.unwrap_or_else(memory::default_budget),
-        progress: !args.quiet,
+        threads: args.run.threads,
+        max_memory: args.run.max_memory(),
+        progress: !args.run.quiet,
         cancel: None,
     };
     let clock = Instant::now();
@@ -280,15 +270,7 @@ fn count(args: CountArgs) -> Result<i32> {
         output::write_atomically(dir, &output::count_files(std::slice::from_ref(&counts))?)?;
     }
     print(&output::summary_text(&counts));
-    print(&format!(
-        "wall time {secs:.2} s, peak memory {}, {} threads\n",
-        memory::peak_rss().map_or("unknown".into(), memory::human),
-        if args.threads == 0 {
-            rayon::current_num_threads()
-        } else {
-            args.threads
-        }
-    ));
+    print(&timing(secs, args.run.threads));
     Ok(0)
 }
 
@@ -319,9 +301,9 @@ fn solvable(args: SolvableArgs) -> Result<i32> {
         output::prepare_dir(dir)?;
     }
     let opts = solvable::SolveOptions {
-        threads: args.threads,
-        max_memory: args.max_memory.unwrap_or_else(memory::default_budget),
-        progress: !args.quiet,
+        threads: args.run.threads,
+        max_memory: args.run.max_memory(),
+        progress: !args.run.quiet,
     };
     let clock = Instant::now();
     let result = solvable::solvable(&board, start, finish, &opts)?;
@@ -331,7 +313,7 @@ fn solvable(args: SolvableArgs) -> Result<i32> {
         output::write_atomically(dir, &[("solvable.csv", bytes)])?;
     }
     print(&solvable::summary_text(&result));
-    print(&timing(secs, args.threads));
+    print(&timing(secs, args.run.threads));
     Ok(0)
 }
 
@@ -340,9 +322,9 @@ fn hint(args: HintArgs) -> Result<i32> {
     let position = board.parse_position(&args.position)?;
     let finish = solvable::Finish::parse(&board, args.finish.as_deref())?;
     let opts = solvable::SolveOptions {
-        threads: args.threads,
-        max_memory: args.max_memory.unwrap_or_else(memory::default_budget),
-        progress: !args.quiet,
+        threads: args.run.threads,
+        max_memory: args.run.max_memory(),
+        progress: !args.run.quiet,
     };
     let h = solvable::hint(&board, position, finish, &opts)?;
     print(&solvable::hint_text(&board, position, finish, &h));
@@ -395,9 +377,9 @@ fn table_command(args: TableArgs, command_line: &[String]) -> Result<i32> {
         }
     }
     let opts = table::BatchOptions {
-        threads: args.threads,
-        max_memory: args.max_memory.unwrap_or_else(memory::default_budget),
-        progress: !args.quiet,
+        threads: args.run.threads,
+        max_memory: args.run.max_memory(),
+        progress: !args.run.quiet,
         dir: args.csv.clone(),
         format: args.format,
         command: table::shell_words(&command),

@@ -200,3 +200,18 @@ fn memory_limit_refuses_clearly() {
     assert!(stderr.contains("--max-memory"), "{stderr}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// No subcommand defines a flag twice (e.g. through shared flattened option groups).
+#[test]
+fn no_subcommand_repeats_a_flag() {
+    use clap::CommandFactory;
+    let mut cli = pegsol::cli::Cli::command();
+    cli.build();
+    for sub in cli.get_subcommands() {
+        let mut longs: Vec<&str> = sub.get_arguments().filter_map(|a| a.get_long()).collect();
+        let total = longs.len();
+        longs.sort_unstable();
+        longs.dedup();
+        assert_eq!(longs.len(), total, "pegsol {}: {longs:?}", sub.get_name());
+    }
+}
