@@ -388,8 +388,8 @@ impl Table {
                     .ok_or_else(|| bad(&format!("a pair without \"{name}\"")))
             };
             let key = Key::new(&field("board")?, &field("start")?);
-            let object = |name: &str, header: &[&str]| -> Result<Vec<String>> {
-                let o = p.get(name).ok_or_else(|| bad(&format!("no \"{name}\"")))?;
+            // One CSV row (the columns after board and start) from a JSON object.
+            let row = |name: &str, o: &Value, header: &[&str]| -> Result<Vec<String>> {
                 header[2..]
                     .iter()
                     .map(|h| {
@@ -399,22 +399,16 @@ impl Table {
                     })
                     .collect()
             };
+            let object = |name: &str, header: &[&str]| -> Result<Vec<String>> {
+                let o = p.get(name).ok_or_else(|| bad(&format!("no \"{name}\"")))?;
+                row(name, o, header)
+            };
             let list = |name: &str, header: &[&str]| -> Result<Vec<Vec<String>>> {
-                let a = p
-                    .get(name)
+                p.get(name)
                     .and_then(Value::as_array)
-                    .ok_or_else(|| bad(&format!("no \"{name}\" array")))?;
-                a.iter()
-                    .map(|o| {
-                        header[2..]
-                            .iter()
-                            .map(|h| {
-                                o.get(*h)
-                                    .map(cell_text)
-                                    .ok_or_else(|| bad(&format!("\"{name}\" without \"{h}\"")))
-                            })
-                            .collect()
-                    })
+                    .ok_or_else(|| bad(&format!("no \"{name}\" array")))?
+                    .iter()
+                    .map(|o| row(name, o, header))
                     .collect()
             };
             let entry = Entry {
