@@ -27,6 +27,13 @@ pub trait Bits: PrimInt + Hash + Debug + Default + Send + Sync + 'static {
 
     /// A 64-bit digest for choosing a shard.
     fn fold64(self) -> u64;
+
+    /// The shard of this key among `shards` (a power of two), by Fibonacci hashing.
+    #[inline]
+    fn shard(self, shards: usize) -> usize {
+        (self.fold64().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - shards.trailing_zeros()))
+            as usize
+    }
 }
 
 impl Bits for u64 {

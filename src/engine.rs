@@ -16,9 +16,9 @@
 use crate::bits::Bits;
 use crate::board::{Board, Pegs};
 use crate::error::{Error, Result, add};
+use crate::moves::MoveTable;
 use crate::progress;
 use crate::stats::{Counts, Layer};
-use crate::symmetry::Transforms;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -27,9 +27,6 @@ use std::time::Instant;
 
 /// Number of shards of each layer's table (a power of two).
 pub const SHARDS: usize = 64;
-const SHARD_SHIFT: u32 = 64 - SHARDS.trailing_zeros();
-/// The largest symmetry group of a lattice (the hexagon's 12).
-const MAX_GROUP: usize = 12;
 
 type Hasher = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
 type Table<K> = HashMap<K, Count, Hasher>;
@@ -136,48 +133,17 @@ impl<K> LayerAcc<K> {
 struct Sweep<'a, K: Bits> {
     board: &'a Board,
     start: K,
-    /// Symmetries: the `h` that fix the start first, then the rest of the group.
-    transforms: Transforms<K>,
-    h: usize,
-    /// Per jump: (mask of its three holes, mask of from and over).
-    jumps: Vec<(K, K)>,
-    /// Per jump `j` and symmetry `i < h`: the image of the jump's mask, at `j * h + i`.
-    jump_images: Vec<K>,
+    /// Jumps and symmetries; canonical forms under `H`, the symmetries that fix the start.
+    moves: MoveTable<K>,
 }
 
 impl<'a, K: Bits> Sweep<'a, K> {
     fn new(board: &'a Board, start: Pegs) -> Self {
-        let group = board.symmetries();
-        let fixes = |s: &&crate::symmetry::Symmetry| board.transform(s, start) == start;
-        let mut order: Vec<&crate::symmetry::Symmetry> = group.iter().filter(fixes).collect();
-        let h = order.len();
-        order.extend(group.iter().filter(|s| !fixes(s)));
-        let transforms = Transforms::new(&order, board.holes());
-        let jumps: Vec<(K, K)> = board
-            .jumps()
-            .iter()
-            .map(|j| {
-                let fo = K::bit(j.from) | K::bit(j.over);
-                (fo | K::bit(j.to), fo)
-            })
-            .collect();
-        let jump_images = jumps
-            .iter()
-            .flat_map(|&(all, _)| (0..h).map(move |i| (all, i)))
-            .map(|(all, i)| transforms.apply(i, all))
-            .collect();
         Sweep {
             board,
             start: K::from_u128(start),
-            transforms,
-            h,
-            jumps,
-            jump_images,
+            moves: MoveTable::new(board, |s| board.transform(s, start) == start),
         }
-    }
-
-    fn shard(key: K) -> usize {
-        (key.fold64().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> SHARD_SHIFT) as usize
     }
 
     fn new_tables() -> Vec<Table<K>> {
@@ -194,12 +160,8 @@ impl<'a, K: Bits> Sweep<'a, K> {
         out: &mut [Vec<(K, Count)>],
         acc: &mut LayerAcc<K>,
     ) -> Result<()> {
-        let g = self.transforms.len();
-        let h = self.h;
-        let mut img = [K::zero(); MAX_GROUP];
-        for (i, x) in img.iter_mut().enumerate().take(g) {
-            *x = self.transforms.apply(i, pos);
-        }
+        let (g, h) = (self.moves.group_order(), self.moves.subgroup_order());
+        let img = self.moves.images(pos, g);
         let fixed = img[..h].iter().filter(|&&x| x == pos).count();
         let orbit = (h / fixed) as u64;
         acc.positions += orbit;
@@ -207,28 +169,10 @@ impl<'a, K: Bits> Sweep<'a, K> {
             acc.reduced
                 .push(*img[..g].iter().min().expect("group has identity"));
         }
-        // Legal jumps as bit masks, 64 jumps at a time, without a branch per jump.
-        let mut moved = false;
-        for (base, chunk) in self.jumps.chunks(64).enumerate() {
-            let mut legal = 0u64;
-            for (b, &(all, fo)) in chunk.iter().enumerate() {
-                legal |= u64::from(pos & all == fo) << b;
-            }
-            moved |= legal != 0;
-            while legal != 0 {
-                let j = base * 64 + legal.trailing_zeros() as usize;
-                legal &= legal - 1;
-                let images = &self.jump_images[j * h..(j + 1) * h];
-                let mut canon = pos ^ self.jumps[j].0;
-                for i in 1..h {
-                    let x = img[i] ^ images[i];
-                    if x < canon {
-                        canon = x;
-                    }
-                }
-                out[Self::shard(canon)].push((canon, count));
-            }
-        }
+        let moved = self.moves.each_jump(pos, |j| {
+            let canon = self.moves.canonical_child(&img, j);
+            out[canon.shard(SHARDS)].push((canon, count));
+        });
         if !moved {
             let m = count.get();
             acc.dead_ends += orbit;
@@ -255,7 +199,7 @@ impl<'a, K: Bits> Sweep<'a, K> {
         let bar = progress::bar(start_pegs as u64, "jumps", opts.progress);
         let entry_bytes = (std::mem::size_of::<(K, Count)>() + 1) as u64;
         let mut current = Self::new_tables();
-        current[Self::shard(self.start)].insert(self.start, Count::new(1));
+        current[self.start.shard(SHARDS)].insert(self.start, Count::new(1));
         let mut layers = Vec::new();
         let mut finish = vec![0u128; self.board.holes()];
         let batch = (2 * rayon::current_num_threads()).clamp(4, SHARDS);

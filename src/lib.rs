@@ -24,6 +24,7 @@ pub mod game;
 pub mod line;
 pub mod memory;
 pub mod minmoves;
+pub mod moves;
 pub mod output;
 pub mod plot;
 pub mod progress;

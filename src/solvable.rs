@@ -29,17 +29,15 @@
 use crate::bits::Bits;
 use crate::board::{Board, Jump, Pegs, bit};
 use crate::error::{Error, Result, add};
+use crate::moves::MoveTable;
 use crate::output::csv_bytes;
 use crate::progress;
-use crate::symmetry::{Symmetry, Transforms};
+use crate::symmetry::Symmetry;
 use rayon::prelude::*;
 use serde::Serialize;
 
 /// Number of shards of each layer (a power of two).
 pub const SHARDS: usize = 256;
-const SHARD_SHIFT: u32 = 64 - SHARDS.trailing_zeros();
-/// The largest symmetry group of a lattice (the hexagon's 12).
-const MAX_GROUP: usize = 12;
 
 /// One layer: [`SHARDS`] sorted, deduplicated vectors of canonical positions.
 type Shards<K> = Vec<Vec<K>>;
@@ -346,16 +344,9 @@ struct Solver<'a, K: Bits> {
     start: K,
     finish: Finish,
     goal: K,
-    /// Symmetries: the `h` that fix the start and the goal first, then the rest.
-    transforms: Transforms<K>,
-    h: usize,
-    /// Per jump: the mask of its three holes, of from and over, of to (three arrays, so
-    /// that the legality tests of all jumps compile to straight-line, vectorised code).
-    all: Vec<K>,
-    from_over: Vec<K>,
-    to: Vec<K>,
-    /// Per jump `j` and symmetry `i < h`: the image of the jump's mask, at `j * h + i`.
-    jump_images: Vec<K>,
+    /// Jumps and symmetries; canonical forms under the symmetries fixing the goal (and
+    /// the start, with `fix_start`).
+    moves: MoveTable<K>,
 }
 
 impl<'a, K: Bits> Solver<'a, K> {
@@ -365,89 +356,20 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// layer then holds the orbits of reachable positions (see [`hint`]).
     fn new(board: &'a Board, start: Pegs, finish: Finish, fix_start: bool) -> Self {
         let goal = finish.mask(board);
-        let fixes = |s: &&Symmetry| {
+        let fixes = |s: &Symmetry| {
             (!fix_start || board.transform(s, start) == start) && board.transform(s, goal) == goal
         };
-        let group = board.symmetries();
-        let mut order: Vec<&Symmetry> = group.iter().filter(fixes).collect();
-        let h = order.len();
-        order.extend(group.iter().filter(|s| !fixes(s)));
-        let transforms = Transforms::new(&order, board.holes());
-        let from_over: Vec<K> = board
-            .jumps()
-            .iter()
-            .map(|j| K::bit(j.from) | K::bit(j.over))
-            .collect();
-        let to: Vec<K> = board.jumps().iter().map(|j| K::bit(j.to)).collect();
-        let all: Vec<K> = from_over.iter().zip(&to).map(|(&a, &b)| a | b).collect();
-        let jump_images = all
-            .iter()
-            .flat_map(|&all| (0..h).map(move |i| (all, i)))
-            .map(|(all, i)| transforms.apply(i, all))
-            .collect();
         Solver {
             board,
             start: K::from_u128(start),
             finish,
             goal: K::from_u128(goal),
-            transforms,
-            h,
-            all,
-            from_over,
-            to,
-            jump_images,
-        }
-    }
-
-    #[inline]
-    fn shard(key: K) -> usize {
-        (key.fold64().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> SHARD_SHIFT) as usize
-    }
-
-    /// The images of `pos` under the first `n` symmetries.
-    #[inline]
-    fn images(&self, pos: K, n: usize) -> [K; MAX_GROUP] {
-        let mut img = [K::zero(); MAX_GROUP];
-        for (i, x) in img.iter_mut().enumerate().take(n) {
-            *x = self.transforms.apply(i, pos);
-        }
-        img
-    }
-
-    /// The canonical form under `H` of `pos ^ mask(jump j)`, given the images of `pos`.
-    #[inline]
-    fn canon_after(&self, img: &[K; MAX_GROUP], j: usize, first: K) -> K {
-        let h = self.h;
-        let images = &self.jump_images[j * h..(j + 1) * h];
-        let mut canon = first;
-        for i in 1..h {
-            let x = img[i] ^ images[i];
-            if x < canon {
-                canon = x;
-            }
-        }
-        canon
-    }
-
-    /// Calls `f(j)` for every jump `j` with `pos & all[j] == want[j]`: the legal jumps of
-    /// `pos` (`want` = from and over) or its legal un-jumps (`want` = to).
-    #[inline]
-    fn each_jump(&self, pos: K, want: &[K], mut f: impl FnMut(usize)) {
-        for (c, (all, want)) in self.all.chunks(64).zip(want.chunks(64)).enumerate() {
-            let mut m = 0u64;
-            for (i, (&a, &w)) in all.iter().zip(want).enumerate() {
-                m |= u64::from(pos & a == w) << i;
-            }
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                m &= m - 1;
-                f(c * 64 + i);
-            }
+            moves: MoveTable::new(board, fixes),
         }
     }
 
     fn contains(layer: &Shards<K>, key: K) -> Option<usize> {
-        layer[Self::shard(key)].binary_search(&key).ok()
+        layer[key.shard(SHARDS)].binary_search(&key).ok()
     }
 
     fn is_goal(&self, pos: K) -> bool {
@@ -517,23 +439,23 @@ impl<'a, K: Bits> Solver<'a, K> {
     ) -> Result<(Vec<Shards<K>>, Vec<(u64, u64)>)> {
         let mut first: Shards<K> = vec![Vec::new(); SHARDS];
         let start = self.transforms_canon_h(self.start);
-        first[Self::shard(start)].push(start);
+        first[start.shard(SHARDS)].push(start);
         let mut layers = vec![first];
         let mut counts = Vec::new();
         let mut held = 0u64;
-        let (g, h) = (self.transforms.len(), self.h);
+        let (g, h) = (self.moves.group_order(), self.moves.subgroup_order());
         loop {
             let last = layers.last().expect("one layer");
             let (next, accs) = self.step(last, |pos, out, acc: &mut (u64, Vec<K>)| {
-                let img = self.images(pos, g);
+                let img = self.moves.images(pos, g);
                 let fixed = img[..h].iter().filter(|&&x| x == pos).count();
                 acc.0 += (h / fixed) as u64;
                 if g > h {
                     acc.1.push(*img[..g].iter().min().expect("identity"));
                 }
-                self.each_jump(pos, &self.from_over, |j| {
-                    let c = self.canon_after(&img, j, pos ^ self.all[j]);
-                    out[Self::shard(c)].push(c);
+                self.moves.each_jump(pos, |j| {
+                    let c = self.moves.canonical_child(&img, j);
+                    out[c.shard(SHARDS)].push(c);
                 });
             });
             counts.push(Self::reduce_counts(last, accs, g > h));
@@ -572,8 +494,8 @@ impl<'a, K: Bits> Solver<'a, K> {
     }
 
     fn transforms_canon_h(&self, pos: K) -> K {
-        (0..self.h)
-            .map(|i| self.transforms.apply(i, pos))
+        (0..self.moves.subgroup_order())
+            .map(|i| self.moves.transforms().apply(i, pos))
             .min()
             .unwrap_or(pos)
     }
@@ -588,10 +510,10 @@ impl<'a, K: Bits> Solver<'a, K> {
             .collect();
         for j in (0..last).rev() {
             let (parents, _) = self.step(&layers[j + 1], |q, out, _: &mut ()| {
-                let img = self.images(q, self.h);
-                self.each_jump(q, &self.to, |k| {
-                    let c = self.canon_after(&img, k, q ^ self.all[k]);
-                    out[Self::shard(c)].push(c);
+                let img = self.moves.images(q, self.moves.subgroup_order());
+                self.moves.each_unjump(q, |k| {
+                    let c = self.moves.canonical_child(&img, k);
+                    out[c.shard(SHARDS)].push(c);
                 });
             });
             // Keep the parents that are reachable: a sorted intersection per shard.
@@ -632,11 +554,11 @@ impl<'a, K: Bits> Solver<'a, K> {
                 .map(|unit| {
                     unit.iter()
                         .map(|&pos| {
-                            let img = self.images(pos, self.h);
+                            let img = self.moves.images(pos, self.moves.subgroup_order());
                             let mut w = Ok(0u128);
-                            self.each_jump(pos, &self.from_over, |k| {
-                                let c = self.canon_after(&img, k, pos ^ self.all[k]);
-                                if let (Some(x), Ok(sum)) = (below[Self::shard(c)].get(c), &w) {
+                            self.moves.each_jump(pos, |k| {
+                                let c = self.moves.canonical_child(&img, k);
+                                if let (Some(x), Ok(sum)) = (below[c.shard(SHARDS)].get(c), &w) {
                                     w = add(*sum, x);
                                 }
                             });
@@ -651,15 +573,15 @@ impl<'a, K: Bits> Solver<'a, K> {
 
     /// (raw positions, positions up to the board's group) of a layer.
     fn layer_counts(&self, layer: &Shards<K>) -> (u64, u64) {
-        let g = self.transforms.len();
-        let h = self.h;
+        let g = self.moves.group_order();
+        let h = self.moves.subgroup_order();
         let (raw, mut reduced): (u64, Vec<K>) = layer
             .par_iter()
             .map(|unit| {
                 let mut raw = 0u64;
                 let mut reduced = Vec::new();
                 for &pos in unit {
-                    let img = self.images(pos, g);
+                    let img = self.moves.images(pos, g);
                     let fixed = img[..h].iter().filter(|&&x| x == pos).count();
                     raw += (h / fixed) as u64;
                     if g > h {
@@ -707,7 +629,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             .collect();
         let start = self.transforms_canon_h(self.start);
         let w0 =
-            Self::contains(&solvable[0], start).map_or(0, |at| wins[0][Self::shard(start)][at]);
+            Self::contains(&solvable[0], start).map_or(0, |at| wins[0][start.shard(SHARDS)][at]);
         Ok(Solvable {
             board: self.board.name().to_string(),
             start: self.board.start_name(self.start.to_u128()),
@@ -733,13 +655,13 @@ impl<'a, K: Bits> Solver<'a, K> {
                 return 0;
             }
             let c = self.transforms_canon_h(pos);
-            Self::contains(&solvable[layer], c).map_or(0, |at| wins[layer][Self::shard(c)][at])
+            Self::contains(&solvable[layer], c).map_or(0, |at| wins[layer][c.shard(SHARDS)][at])
         };
         let mut jumps = Vec::new();
-        self.each_jump(self.start, &self.from_over, |j| {
+        self.moves.each_jump(self.start, |j| {
             jumps.push(JumpWins {
                 jump: self.board.jumps()[j],
-                wins: lookup(1, self.start ^ self.all[j]),
+                wins: lookup(1, self.start ^ self.moves.mask(j)),
             })
         });
         jumps.sort_by(|a, b| b.wins.cmp(&a.wins).then(a.jump.cmp(&b.jump)));
