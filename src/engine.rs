@@ -29,24 +29,70 @@ use std::time::Instant;
 pub const SHARDS: usize = 64;
 
 type Hasher = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
-type Table<K> = HashMap<K, Count, Hasher>;
-/// One buffer of (canonical child, count) per next-layer shard.
-type Buffers<K> = Vec<Vec<(K, Count)>>;
+/// One shard of a layer: canonical position -> number of jump sequences reaching its orbit.
+///
+/// A count is split into its low 64 bits, kept in `low` for every entry, and its high 64
+/// bits, kept in `high` only for the entries that have them (late layers of large boards).
+/// Entries are 16 bytes instead of 24: the sweep is bound by memory traffic, and this
+/// measured 8-11% faster and 30% smaller on tri:7 and english (DESIGN.md).
+#[derive(Default)]
+struct Shard<K> {
+    low: HashMap<K, u64, Hasher>,
+    high: HashMap<K, u64, Hasher>,
+}
 
-/// A number of jump sequences, stored as two halves so that table entries and buffers stay
-/// 8-aligned: 24 bytes with a 64-bit key instead of the 32 a `u128` field pads them to.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Count([u64; 2]);
+impl<K: Bits> Shard<K> {
+    fn len(&self) -> usize {
+        self.low.len()
+    }
 
-impl Count {
-    #[inline]
-    fn new(x: u128) -> Count {
-        Count([x as u64, (x >> 64) as u64])
+    /// Bytes held by both maps (entry plus control byte per slot).
+    fn bytes(&self) -> u64 {
+        let slot = (std::mem::size_of::<(K, u64)>() + 1) as u64;
+        (self.low.capacity() + self.high.capacity()) as u64 * slot
     }
+
+    /// Adds `lo` to the low half of `key`'s count, carrying into the high half.
     #[inline]
-    fn get(self) -> u128 {
-        u128::from(self.0[0]) | u128::from(self.0[1]) << 64
+    fn add_low(&mut self, key: K, lo: u64) -> Result<()> {
+        let slot = self.low.entry(key).or_insert(0);
+        let (sum, carry) = slot.overflowing_add(lo);
+        *slot = sum;
+        if carry { self.add_high(key, 1) } else { Ok(()) }
     }
+
+    /// Adds `hi * 2^64` to `key`'s count.
+    #[cold]
+    #[inline(never)]
+    fn add_high(&mut self, key: K, hi: u64) -> Result<()> {
+        let slot = self.high.entry(key).or_insert(0);
+        *slot = slot
+            .checked_add(hi)
+            .ok_or_else(|| Error::Overflow(format!("a count of position {key:?} exceeds u128")))?;
+        Ok(())
+    }
+
+    /// Takes every `(position, count)` out, leaving the shard empty.
+    fn drain(&mut self) -> impl Iterator<Item = (K, u128)> + use<K> {
+        let low = std::mem::take(&mut self.low);
+        let high = std::mem::take(&mut self.high);
+        low.into_iter().map(move |(k, lo)| {
+            let hi = if high.is_empty() {
+                0
+            } else {
+                high.get(&k).copied().unwrap_or(0)
+            };
+            (k, u128::from(hi) << 64 | u128::from(lo))
+        })
+    }
+}
+
+/// Children of one work unit, per next-layer shard: `(canonical child, low 64 bits of the
+/// count)`, and the high 64 bits of the counts that have them.
+#[derive(Clone, Default)]
+struct Out<K> {
+    low: Vec<(K, u64)>,
+    high: Vec<(K, u64)>,
 }
 
 /// How to run a count.
@@ -146,20 +192,14 @@ impl<'a, K: Bits> Sweep<'a, K> {
         }
     }
 
-    fn new_tables() -> Vec<Table<K>> {
-        (0..SHARDS).map(|_| Table::default()).collect()
+    fn new_tables() -> Vec<Shard<K>> {
+        (0..SHARDS).map(|_| Shard::default()).collect()
     }
 
     /// Expands one orbit representative `pos` carrying `count` sequences: records its layer
     /// statistics and pushes each child's canonical form into `out[shard]`.
     #[inline]
-    fn expand(
-        &self,
-        pos: K,
-        count: Count,
-        out: &mut [Vec<(K, Count)>],
-        acc: &mut LayerAcc<K>,
-    ) -> Result<()> {
+    fn expand(&self, pos: K, count: u128, out: &mut [Out<K>], acc: &mut LayerAcc<K>) -> Result<()> {
         let (g, h) = (self.moves.group_order(), self.moves.subgroup_order());
         let img = self.moves.images(pos, g);
         let fixed = img[..h].iter().filter(|&&x| x == pos).count();
@@ -171,10 +211,14 @@ impl<'a, K: Bits> Sweep<'a, K> {
         }
         let moved = self.moves.each_jump(pos, |j| {
             let canon = self.moves.canonical_child(&img, j);
-            out[canon.shard(SHARDS)].push((canon, count));
+            let out = &mut out[canon.shard(SHARDS)];
+            out.low.push((canon, count as u64));
+            if count >> 64 != 0 {
+                out.high.push((canon, (count >> 64) as u64));
+            }
         });
         if !moved {
-            let m = count.get();
+            let m = count;
             acc.dead_ends += orbit;
             acc.games_ended = add(acc.games_ended, m)?;
             if pos.count_ones() == 1 {
@@ -197,14 +241,14 @@ impl<'a, K: Bits> Sweep<'a, K> {
         let started = Instant::now();
         let start_pegs = self.start.count_ones() as usize;
         let bar = progress::bar(start_pegs as u64, "jumps", opts.progress);
-        let entry_bytes = (std::mem::size_of::<(K, Count)>() + 1) as u64;
+        let entry_bytes = std::mem::size_of::<(K, u64)>() as u64;
         let mut current = Self::new_tables();
-        current[self.start.shard(SHARDS)].insert(self.start, Count::new(1));
+        current[self.start.shard(SHARDS)].add_low(self.start, 1)?;
         let mut layers = Vec::new();
         let mut finish = vec![0u128; self.board.holes()];
         let batch = (2 * rayon::current_num_threads()).clamp(4, SHARDS);
         // Children buffers, one set per unit of a batch, reused across batches and layers.
-        let mut pool: Vec<Buffers<K>> = (0..batch).map(|_| vec![Vec::new(); SHARDS]).collect();
+        let mut pool: Vec<Vec<Out<K>>> = (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();
         let mut total_positions = 0u64;
         for jumps in 0.. {
             let entries: usize = current.iter().map(|t| t.len()).sum();
@@ -227,9 +271,12 @@ impl<'a, K: Bits> Sweep<'a, K> {
                     .par_iter_mut()
                     .zip(pool.par_iter_mut())
                     .map(|(unit, out)| {
-                        out.iter_mut().for_each(Vec::clear);
+                        out.iter_mut().for_each(|o| {
+                            o.low.clear();
+                            o.high.clear();
+                        });
                         let mut acc = LayerAcc::default();
-                        for (pos, m) in std::mem::take(unit) {
+                        for (pos, m) in unit.drain() {
                             self.expand(pos, m, out, &mut acc)?;
                         }
                         Ok(acc)
@@ -239,9 +286,11 @@ impl<'a, K: Bits> Sweep<'a, K> {
                     .enumerate()
                     .try_for_each(|(i, table)| -> Result<()> {
                         for out in pool.iter() {
-                            for &(key, m) in &out[i] {
-                                let slot = table.entry(key).or_default();
-                                *slot = Count::new(add(slot.get(), m.get())?);
+                            for &(key, lo) in &out[i].low {
+                                table.add_low(key, lo)?;
+                            }
+                            for &(key, hi) in &out[i].high {
+                                table.add_high(key, hi)?;
                             }
                         }
                         Ok(())
@@ -249,16 +298,12 @@ impl<'a, K: Bits> Sweep<'a, K> {
                 let buffers: u64 = pool
                     .iter()
                     .flatten()
-                    .map(|b| b.capacity() as u64 * entry_bytes)
+                    .map(|b| (b.low.capacity() + b.high.capacity()) as u64 * entry_bytes)
                     .sum();
                 for unit_acc in accs {
                     acc.absorb(unit_acc)?;
                 }
-                let held: u64 = current
-                    .iter()
-                    .chain(next.iter())
-                    .map(|t| t.capacity() as u64 * entry_bytes)
-                    .sum();
+                let held: u64 = current.iter().chain(next.iter()).map(|t| t.bytes()).sum();
                 if held + buffers > opts.max_memory {
                     return Err(Error::Memory(format!(
                         "{} from {}: the tables after {} jumps need more than {} (the limit); \
@@ -314,5 +359,33 @@ impl<'a, K: Bits> Sweep<'a, K> {
                 .map(|(h, &w)| (self.board.hole_name(h), w))
                 .collect(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_counts_carry_into_the_high_half() {
+        let mut s = Shard::<u64>::default();
+        s.add_low(7, u64::MAX).unwrap();
+        s.add_low(7, 2).unwrap(); // carries: 2^64 + 1
+        s.add_high(7, 3).unwrap(); // + 3 * 2^64
+        s.add_low(9, 5).unwrap();
+        assert_eq!(s.len(), 2);
+        let mut all: Vec<(u64, u128)> = s.drain().collect();
+        all.sort_unstable();
+        assert_eq!(all, [(7, (4u128 << 64) + 1), (9, 5)]);
+        assert_eq!(s.len(), 0);
+    }
+
+    #[test]
+    fn shard_overflow_past_u128_is_an_error() {
+        let mut s = Shard::<u64>::default();
+        s.add_high(1, u64::MAX).unwrap();
+        s.add_low(1, u64::MAX).unwrap();
+        let err = s.add_low(1, 1).unwrap_err();
+        assert!(matches!(err, Error::Overflow(_)), "{err}");
     }
 }
