@@ -71,6 +71,33 @@ impl<K: Bits> Shard<K> {
             .ok_or_else(|| Error::Overflow(format!("a count of position {key:?} exceeds u128")))?;
         Ok(())
     }
+}
+
+/// A finished layer's shard, packed for the next sweep: its entries in a vector of exactly
+/// their number (16 bytes each, where the table held about 26 on average), the sparse high
+/// halves kept as they were. The vector is freed as soon as its unit is expanded.
+#[derive(Default)]
+struct Frozen<K> {
+    low: Vec<(K, u64)>,
+    high: HashMap<K, u64, Hasher>,
+}
+
+impl<K: Bits> Frozen<K> {
+    fn new(shard: Shard<K>) -> Self {
+        Frozen {
+            low: shard.low.into_iter().collect(),
+            high: shard.high,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.low.len()
+    }
+
+    fn bytes(&self) -> u64 {
+        let entry = std::mem::size_of::<(K, u64)>() as u64;
+        self.low.capacity() as u64 * entry + self.high.capacity() as u64 * (entry + 1)
+    }
 
     /// Takes every `(position, count)` out, leaving the shard empty.
     fn drain(&mut self) -> impl Iterator<Item = (K, u128)> + use<K> {
@@ -242,8 +269,9 @@ impl<'a, K: Bits> Sweep<'a, K> {
         let start_pegs = self.start.count_ones() as usize;
         let bar = progress::bar(start_pegs as u64, "jumps", opts.progress);
         let entry_bytes = std::mem::size_of::<(K, u64)>() as u64;
-        let mut current = Self::new_tables();
-        current[self.start.shard(SHARDS)].add_low(self.start, 1)?;
+        let mut first_layer = Self::new_tables();
+        first_layer[self.start.shard(SHARDS)].add_low(self.start, 1)?;
+        let mut current: Vec<Frozen<K>> = first_layer.into_iter().map(Frozen::new).collect();
         let mut layers = Vec::new();
         let mut finish = vec![0u128; self.board.holes()];
         let batch = (2 * rayon::current_num_threads()).clamp(4, SHARDS);
@@ -303,7 +331,8 @@ impl<'a, K: Bits> Sweep<'a, K> {
                 for unit_acc in accs {
                     acc.absorb(unit_acc)?;
                 }
-                let held: u64 = current.iter().chain(next.iter()).map(|t| t.bytes()).sum();
+                let held: u64 = current.iter().map(|t| t.bytes()).sum::<u64>()
+                    + next.iter().map(|t| t.bytes()).sum::<u64>();
                 if held + buffers > opts.max_memory {
                     return Err(Error::Memory(format!(
                         "{} from {}: the tables after {} jumps need more than {} (the limit); \
@@ -343,7 +372,7 @@ impl<'a, K: Bits> Sweep<'a, K> {
                 total_positions as f64 / secs / 1e6
             ));
             bar.inc(1);
-            current = next;
+            current = next.into_par_iter().map(Frozen::new).collect();
         }
         bar.finish_and_clear();
         Ok(Counts {
@@ -374,10 +403,12 @@ mod tests {
         s.add_high(7, 3).unwrap(); // + 3 * 2^64
         s.add_low(9, 5).unwrap();
         assert_eq!(s.len(), 2);
-        let mut all: Vec<(u64, u128)> = s.drain().collect();
+        let mut frozen = Frozen::new(s);
+        assert_eq!(frozen.len(), 2);
+        let mut all: Vec<(u64, u128)> = frozen.drain().collect();
         all.sort_unstable();
         assert_eq!(all, [(7, (4u128 << 64) + 1), (9, 5)]);
-        assert_eq!(s.len(), 0);
+        assert_eq!(frozen.len(), 0);
     }
 
     #[test]
