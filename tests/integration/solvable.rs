@@ -87,25 +87,28 @@ fn tri5_impossible_pairs_have_no_solvable_position() {
     }
 }
 
+/// Plain memoized count of the jump sequences from `p` to one peg inside `goal` (a mask),
+/// without symmetry: the reference the solvable tables are checked against.
+fn wins(b: &Board, p: Pegs, goal: Pegs, memo: &mut HashMap<Pegs, u128>) -> u128 {
+    if let Some(&w) = memo.get(&p) {
+        return w;
+    }
+    let w = if p.count_ones() == 1 {
+        u128::from(p & goal != 0)
+    } else {
+        b.jumps()
+            .iter()
+            .filter(|j| j.is_legal(p))
+            .map(|j| wins(b, p ^ j.mask(), goal, memo))
+            .sum()
+    };
+    memo.insert(p, w);
+    w
+}
+
 /// What a direct enumeration without symmetry finds: per layer (reachable raw, reachable
 /// up to the whole group, solvable raw, solvable up to the group), and the wins.
 fn brute(b: &Board, start: Pegs, goal: Pegs) -> (Vec<[u64; 4]>, u128) {
-    fn wins(b: &Board, p: Pegs, goal: Pegs, memo: &mut HashMap<Pegs, u128>) -> u128 {
-        if let Some(&w) = memo.get(&p) {
-            return w;
-        }
-        let w = if p.count_ones() == 1 {
-            u128::from(p & goal != 0)
-        } else {
-            b.jumps()
-                .iter()
-                .filter(|j| j.is_legal(p))
-                .map(|j| wins(b, p ^ j.mask(), goal, memo))
-                .sum()
-        };
-        memo.insert(p, w);
-        w
-    }
     let canon = |p: Pegs| {
         b.symmetries()
             .iter()
@@ -223,22 +226,6 @@ fn hint_splits_the_wins_among_the_jumps() {
 /// unsymmetric positions of tri:5 and the hexagon, with symmetric and unsymmetric goals.
 #[test]
 fn hints_match_plain_counting() {
-    fn wins(b: &Board, p: Pegs, goal: Pegs, memo: &mut HashMap<Pegs, u128>) -> u128 {
-        if let Some(&w) = memo.get(&p) {
-            return w;
-        }
-        let w = if p.count_ones() == 1 {
-            u128::from(p & goal != 0)
-        } else {
-            b.jumps()
-                .iter()
-                .filter(|j| j.is_legal(p))
-                .map(|j| wins(b, p ^ j.mask(), goal, memo))
-                .sum()
-        };
-        memo.insert(p, w);
-        w
-    }
     let mut checked = 0;
     for (spec, start, finishes) in [
         ("tri:5", "a2", &[None, Some("a1"), Some("c3")][..]),
