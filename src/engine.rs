@@ -76,7 +76,6 @@ impl<K: Bits> Shard<K> {
 /// A finished layer's shard, packed for the next sweep: its entries in a vector of exactly
 /// their number (16 bytes each, where the table held about 26 on average), the sparse high
 /// halves kept as they were. The vector is freed as soon as its unit is expanded.
-#[derive(Default)]
 struct Frozen<K> {
     low: Vec<(K, u64)>,
     high: HashMap<K, u64, Hasher>,
