@@ -4,12 +4,18 @@
 //!
 //! Symmetries are bit permutations, so `g(pos ^ jump) = g(pos) ^ g(jump)`: with the images
 //! of a parent computed once ([`MoveTable::images`]), each child's images are XORs with the
-//! precomputed images of the jump ([`MoveTable::canonical_child`]). Legal jumps are found 64
-//! at a time as a bit mask, without a branch per jump ([`MoveTable::each_jump`]).
+//! precomputed images of the jump ([`MoveTable::canonical_child`]).
+//!
+//! Legal jumps are found a whole line class at a time with shifts (techniques.md,
+//! "Generating jumps"): for each class of parallel lattice lines the holes are renumbered so
+//! that every line is a run of consecutive bits ([`Lines`]); after one byte-table permutation
+//! of the position, `x & x >> 1 & !(x >> 2)` marks every jump along those lines in one
+//! direction, and `!x & x >> 1 & x >> 2` in the other ([`MoveTable::each_jump`]).
 
 use crate::bits::Bits;
 use crate::board::Board;
 use crate::symmetry::{Symmetry, Transforms};
+use std::collections::HashMap;
 
 /// The largest symmetry group of a lattice (the hexagon's 12).
 pub const MAX_GROUP: usize = 12;
@@ -21,12 +27,122 @@ pub struct MoveTable<K: Bits> {
     /// Every symmetry of the board: the `h` of the subgroup first (identity at 0).
     transforms: Transforms<K>,
     h: usize,
-    /// Per jump: the mask of its three holes, of from and over, and of to.
+    /// Per jump: the mask of its three holes.
     all: Vec<K>,
-    from_over: Vec<K>,
-    to: Vec<K>,
     /// Per jump `j` and subgroup element `i`: the image of `all[j]`, at `j * h + i`.
     jump_images: Vec<K>,
+    lines: Lines<K>,
+}
+
+/// The board's holes renumbered once per class of parallel lattice lines, each line a run of
+/// consecutive bits, with the jump along each run of three.
+#[derive(Clone, Debug)]
+pub struct Lines<K: Bits> {
+    /// Per class: board bit order to line order (`None`: the identity).
+    layouts: Vec<Option<Transforms<K>>>,
+    /// Per class: bit `i` set when line-order bits `i`, `i + 1`, `i + 2` are on one line.
+    triples: Vec<K>,
+    /// Per class and bit `i` (at `class * K::BITS + i`): the jump from `i` over `i + 1` to
+    /// `i + 2`, and the jump from `i + 2` over `i + 1` to `i`.
+    forward: Vec<u32>,
+    backward: Vec<u32>,
+}
+
+impl<K: Bits> Lines<K> {
+    /// The line layouts of `board`'s lattice lines.
+    fn new(board: &Board) -> Self {
+        let cells = board.cells();
+        let hole: HashMap<(i32, i32), usize> =
+            cells.iter().enumerate().map(|(h, &c)| (c, h)).collect();
+        let jump: HashMap<(usize, usize, usize), usize> = board
+            .jumps()
+            .iter()
+            .enumerate()
+            .map(|(j, x)| ((x.from, x.over, x.to), j))
+            .collect();
+        let mut lines = Lines {
+            layouts: Vec::new(),
+            triples: Vec::new(),
+            forward: Vec::new(),
+            backward: Vec::new(),
+        };
+        let classes = board
+            .lattice()
+            .directions()
+            .iter()
+            .filter(|&&(dr, dc)| (dr, dc) > (-dr, -dc));
+        for &(dr, dc) in classes {
+            // Each maximal line, walked from its first hole, numbered consecutively.
+            let mut order: Vec<usize> = Vec::with_capacity(cells.len());
+            let mut triples = K::zero();
+            let (mut forward, mut backward) = (vec![0; K::BITS], vec![0; K::BITS]);
+            for (h, &(r, c)) in cells.iter().enumerate() {
+                if hole.contains_key(&(r - dr, c - dc)) {
+                    continue;
+                }
+                let line: Vec<usize> = (0..)
+                    .map_while(|k| hole.get(&(r + k * dr, c + k * dc)).copied())
+                    .collect();
+                debug_assert_eq!(line[0], h);
+                for (k, w) in line.windows(3).enumerate() {
+                    let i = order.len() + k;
+                    triples = triples | K::bit(i);
+                    forward[i] = jump[&(w[0], w[1], w[2])] as u32;
+                    backward[i] = jump[&(w[2], w[1], w[0])] as u32;
+                }
+                order.extend(line);
+            }
+            if triples == K::zero() {
+                continue;
+            }
+            let mut perm = vec![0; cells.len()];
+            for (i, &h) in order.iter().enumerate() {
+                perm[h] = i;
+            }
+            let identity = perm.iter().enumerate().all(|(h, &i)| h == i);
+            lines
+                .layouts
+                .push((!identity).then(|| Transforms::from_perms(&[&perm], cells.len())));
+            lines.triples.push(triples);
+            lines.forward.extend(forward);
+            lines.backward.extend(backward);
+        }
+        debug_assert_eq!(
+            2 * lines
+                .triples
+                .iter()
+                .map(|t| t.count_ones() as usize)
+                .sum::<usize>(),
+            board.jumps().len(),
+            "every jump lies on exactly one line"
+        );
+        lines
+    }
+
+    /// Calls `f(j)` for every jump `j` whose three holes hold the pattern `want`: for each
+    /// line class, `want(x, x >> 1, x >> 2)` of the position `x` in line order gives the
+    /// runs matched forwards, and `want(x >> 2, x >> 1, x)` those matched backwards.
+    #[inline]
+    fn each(&self, pos: K, want: impl Fn(K, K, K) -> K, mut f: impl FnMut(usize)) -> bool {
+        let mut any = false;
+        for (c, layout) in self.layouts.iter().enumerate() {
+            let x = layout.as_ref().map_or(pos, |t| t.apply(0, pos));
+            let (y, z) = (x >> 1, x >> 2);
+            let mut fwd = want(x, y, z) & self.triples[c];
+            let mut bwd = want(z, y, x) & self.triples[c];
+            any |= (fwd | bwd) != K::zero();
+            let base = c * K::BITS;
+            while fwd != K::zero() {
+                f(self.forward[base + fwd.trailing_zeros() as usize] as usize);
+                fwd = fwd & (fwd - K::one());
+            }
+            while bwd != K::zero() {
+                f(self.backward[base + bwd.trailing_zeros() as usize] as usize);
+                bwd = bwd & (bwd - K::one());
+            }
+        }
+        any
+    }
 }
 
 impl<K: Bits> MoveTable<K> {
@@ -52,13 +168,11 @@ impl<K: Bits> MoveTable<K> {
         let h = order.len();
         order.extend(group.iter().filter(|s| !in_subgroup(s)));
         let transforms = Transforms::new(&order, board.holes());
-        let from_over: Vec<K> = board
+        let all: Vec<K> = board
             .jumps()
             .iter()
-            .map(|j| K::bit(j.from) | K::bit(j.over))
+            .map(|j| K::bit(j.from) | K::bit(j.over) | K::bit(j.to))
             .collect();
-        let to: Vec<K> = board.jumps().iter().map(|j| K::bit(j.to)).collect();
-        let all: Vec<K> = from_over.iter().zip(&to).map(|(&a, &b)| a | b).collect();
         let jump_images = all
             .iter()
             .flat_map(|&m| (0..h).map(move |i| (m, i)))
@@ -68,9 +182,8 @@ impl<K: Bits> MoveTable<K> {
             transforms,
             h,
             all,
-            from_over,
-            to,
             jump_images,
+            lines: Lines::new(board),
         }
     }
 
@@ -96,7 +209,7 @@ impl<K: Bits> MoveTable<K> {
     }
 
     /// The images of `pos` under the first `n` symmetries.
-    #[inline]
+    #[inline(always)]
     pub fn images(&self, pos: K, n: usize) -> [K; MAX_GROUP] {
         let mut img = [K::zero(); MAX_GROUP];
         for (i, x) in img.iter_mut().enumerate().take(n) {
@@ -120,35 +233,18 @@ impl<K: Bits> MoveTable<K> {
         canon
     }
 
-    /// Calls `f(j)` for every legal jump `j` of `pos`; returns whether there was one.
+    /// Calls `f(j)` for every legal jump `j` of `pos` (from and over full, to empty), in no
+    /// particular order; returns whether there was one.
     #[inline]
     pub fn each_jump(&self, pos: K, f: impl FnMut(usize)) -> bool {
-        self.each_matching(pos, &self.from_over, f)
+        self.lines.each(pos, |from, over, to| from & over & !to, f)
     }
 
     /// Calls `f(j)` for every jump `j` that could have led to `pos` (its legal un-jumps:
-    /// `to` full, `from` and `over` empty); returns whether there was one.
+    /// `to` full, `from` and `over` empty), in no particular order; returns whether there
+    /// was one.
     #[inline]
     pub fn each_unjump(&self, pos: K, f: impl FnMut(usize)) -> bool {
-        self.each_matching(pos, &self.to, f)
-    }
-
-    /// `f(j)` for every `j` with `pos & all[j] == want[j]`, 64 jumps per bit mask.
-    #[inline]
-    fn each_matching(&self, pos: K, want: &[K], mut f: impl FnMut(usize)) -> bool {
-        let mut any = false;
-        for (c, (all, want)) in self.all.chunks(64).zip(want.chunks(64)).enumerate() {
-            let mut m = 0u64;
-            for (i, (&a, &w)) in all.iter().zip(want).enumerate() {
-                m |= u64::from(pos & a == w) << i;
-            }
-            any |= m != 0;
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                m &= m - 1;
-                f(c * 64 + i);
-            }
-        }
-        any
+        self.lines.each(pos, |from, over, to| !from & !over & to, f)
     }
 }

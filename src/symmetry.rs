@@ -139,10 +139,22 @@ pub struct Transforms<K: Bits> {
 impl<K: Bits> Transforms<K> {
     /// Tables for the given symmetries of a board with `holes` holes (`holes <= K::BITS`).
     pub fn new(symmetries: &[&Symmetry], holes: usize) -> Self {
+        let perms: Vec<&[usize]> = symmetries.iter().map(|s| s.perm()).collect();
+        Self::from_perms(&perms, holes)
+    }
+
+    /// Tables for bit permutations (`perm[h]`: where bit `h` goes) of `holes` bits.
+    ///
+    /// ```
+    /// use pegsol::symmetry::Transforms;
+    /// let t = Transforms::<u64>::from_perms(&[&[2, 0, 1]], 3);
+    /// assert_eq!(t.apply(0, 0b011), 0b101);
+    /// ```
+    pub fn from_perms(perms: &[&[usize]], holes: usize) -> Self {
         let chunks = holes.div_ceil(8);
-        let tables = symmetries
+        let tables = perms
             .iter()
-            .map(|s| {
+            .map(|perm| {
                 (0..chunks)
                     .map(|chunk| {
                         let mut t = [K::zero(); 256];
@@ -150,7 +162,7 @@ impl<K: Bits> Transforms<K> {
                             for b in 0..8 {
                                 let h = chunk * 8 + b;
                                 if byte >> b & 1 == 1 && h < holes {
-                                    *entry = *entry | K::bit(s.perm()[h]);
+                                    *entry = *entry | K::bit(perm[h]);
                                 }
                             }
                         }
@@ -173,7 +185,7 @@ impl<K: Bits> Transforms<K> {
     }
 
     /// The image of `x` under symmetry `i`.
-    #[inline]
+    #[inline(always)]
     pub fn apply(&self, i: usize, x: K) -> K {
         let mut out = K::zero();
         for (chunk, table) in self.tables[i].iter().enumerate() {

@@ -1,7 +1,9 @@
-//! The symmetry group: orders, closure, jumps to jumps, and canonical forms (property tests).
+//! The symmetry group: orders, closure, jumps to jumps, and canonical forms (property tests);
+//! the move table's shift-based jump generation against the board's jump list.
 
 use pegsol::bits::Bits;
 use pegsol::board::{Board, Jump, Pegs};
+use pegsol::moves::MoveTable;
 use pegsol::symmetry::{LatticeMap, Transforms};
 use proptest::prelude::*;
 use std::collections::HashSet;
@@ -113,4 +115,45 @@ proptest! {
         let mapped: HashSet<Pegs> = after(pegs).into_iter().map(|p| b.transform(s, p)).collect();
         prop_assert_eq!(mapped, after(b.transform(s, pegs)));
     }
+
+    #[test]
+    fn move_table_finds_exactly_the_legal_jumps(which in 0..BOARDS.len() + 1, raw in any::<u128>()) {
+        // The listed boards, and a triangle too large for 64-bit positions.
+        let spec = BOARDS.get(which).map_or("tri:12", |b| b.0);
+        let b = Board::from_spec(spec).unwrap();
+        let pegs = raw & b.full();
+        check_jumps::<u128>(&b, pegs);
+        if b.holes() <= 64 {
+            check_jumps::<u64>(&b, pegs);
+        }
+    }
+}
+
+/// `each_jump` and `each_unjump` report each legal jump (un-jump) of `pegs` once, and no other.
+fn check_jumps<K: Bits>(b: &Board, pegs: Pegs) {
+    let t = MoveTable::<K>::new(b, |s| s.is_identity());
+    let x = K::from_u128(pegs);
+    let (mut jumps, mut unjumps) = (Vec::new(), Vec::new());
+    let any = t.each_jump(x, |j| jumps.push(j));
+    let any_un = t.each_unjump(x, |j| unjumps.push(j));
+    jumps.sort_unstable();
+    unjumps.sort_unstable();
+    let legal: Vec<usize> = (0..b.jumps().len())
+        .filter(|&j| b.jumps()[j].is_legal(pegs))
+        .collect();
+    let undo: Vec<usize> = (0..b.jumps().len())
+        .filter(|&j| pegs & b.jumps()[j].mask() == 1 << b.jumps()[j].to)
+        .collect();
+    assert_eq!(
+        (any, &jumps),
+        (!legal.is_empty(), &legal),
+        "{} {pegs:#x}",
+        b.name()
+    );
+    assert_eq!(
+        (any_un, &unjumps),
+        (!undo.is_empty(), &undo),
+        "{} {pegs:#x}",
+        b.name()
+    );
 }
