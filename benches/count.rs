@@ -1,4 +1,5 @@
-//! Times `pegsol::engine::count` and asserts the counts it times.
+//! Times `pegsol::engine::count` and the move table's jump generation, and asserts the
+//! results it times.
 //!
 //! `cargo bench --bench count` runs all three; `cargo bench --bench count -- tri:6` gives
 //! quick feedback (well under a second per sample); `cargo bench --bench count -- --test`
@@ -8,6 +9,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use pegsol::board::Board;
 use pegsol::engine::{CountOptions, count};
+use pegsol::moves::MoveTable;
 use pegsol::stats::Counts;
 use std::hint::black_box;
 use std::sync::OnceLock;
@@ -32,6 +34,51 @@ fn small(c: &mut Criterion) {
             counts
         })
     });
+}
+
+/// Jump generation (`MoveTable::each_jump`, shifts along line classes) over every position
+/// reachable in up to 7 jumps from the default start; the total must equal the number of
+/// jumps the board's jump list finds legal in those positions.
+fn jumps(c: &mut Criterion) {
+    for spec in ["english", "tri:7"] {
+        let board = Board::from_spec(spec).expect("board");
+        let table = MoveTable::<u64>::new(&board, |s| s.is_identity());
+        let mut layer = vec![board.default_start() as u64];
+        let mut positions = layer.clone();
+        for _ in 0..7 {
+            let mut next: Vec<u64> = Vec::new();
+            for &p in &layer {
+                table.each_jump(p, |j| next.push(p ^ table.mask(j)));
+            }
+            next.sort_unstable();
+            next.dedup();
+            positions.extend(&next);
+            layer = next;
+        }
+        let legal: usize = positions
+            .iter()
+            .map(|&p| {
+                board
+                    .jumps()
+                    .iter()
+                    .filter(|j| j.is_legal(p.into()))
+                    .count()
+            })
+            .sum();
+        c.bench_function(
+            &format!("each_jump {spec} ({} positions)", positions.len()),
+            |b| {
+                b.iter(|| {
+                    let mut n = 0usize;
+                    for &p in &positions {
+                        table.each_jump(black_box(p), |_| n += 1);
+                    }
+                    assert_eq!(n, legal);
+                    n
+                })
+            },
+        );
+    }
 }
 
 /// The targets: english centre (<= 10 s, <= 1 GiB) and tri:7 a1 (<= 5 s).
@@ -68,7 +115,7 @@ fn large(c: &mut Criterion) {
 criterion_group! {
     name = fast;
     config = Criterion::default().sample_size(10).measurement_time(Duration::from_secs(3));
-    targets = small
+    targets = small, jumps
 }
 criterion_group! {
     name = slow;
