@@ -1,7 +1,7 @@
 //! Times `pegsol::engine::count` and the move table's jump generation, and asserts the
 //! results it times.
 //!
-//! `cargo bench --bench count` runs all three; `cargo bench --bench count -- tri:6` gives
+//! `cargo bench --bench count` runs them all; `cargo bench --bench count -- tri:6` gives
 //! quick feedback (well under a second per sample); `cargo bench --bench count -- --test`
 //! runs each once as a check. The large cases (english, tri:7) take 10-30 s per sample on
 //! the 2-core machine, so they use the fewest samples criterion allows.

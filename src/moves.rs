@@ -52,8 +52,6 @@ impl<K: Bits> Lines<K> {
     /// The line layouts of `board`'s lattice lines.
     fn new(board: &Board) -> Self {
         let cells = board.cells();
-        let hole: HashMap<(i32, i32), usize> =
-            cells.iter().enumerate().map(|(h, &c)| (c, h)).collect();
         let jump: HashMap<(usize, usize, usize), usize> = board
             .jumps()
             .iter()
@@ -77,11 +75,11 @@ impl<K: Bits> Lines<K> {
             let mut triples = K::zero();
             let (mut forward, mut backward) = (vec![0; K::BITS], vec![0; K::BITS]);
             for (h, &(r, c)) in cells.iter().enumerate() {
-                if hole.contains_key(&(r - dr, c - dc)) {
+                if board.hole_at((r - dr, c - dc)).is_some() {
                     continue;
                 }
                 let line: Vec<usize> = (0..)
-                    .map_while(|k| hole.get(&(r + k * dr, c + k * dc)).copied())
+                    .map_while(|k| board.hole_at((r + k * dr, c + k * dc)))
                     .collect();
                 debug_assert_eq!(line[0], h);
                 for (k, w) in line.windows(3).enumerate() {
