@@ -647,6 +647,53 @@ impl Board {
         }
         classes
     }
+
+    /// The holes grouped by *position class*: two single-vacancy starts are in one class
+    /// when the difference of their positions is a sum of jump masks (over GF(2); every
+    /// jump flips the three holes of its mask). Starts of different classes never reach a
+    /// common position; starts of one class reach largely the same ones, which is why
+    /// `pegsol table` sweeps a class at once ([`crate::engine::count_many`]). Classes are
+    /// sorted, ordered by smallest hole.
+    ///
+    /// ```
+    /// use pegsol::board::Board;
+    /// let b = Board::from_spec("english").unwrap();
+    /// let classes = b.position_classes();
+    /// assert_eq!(classes.len(), 9); // holes by (column mod 3, row mod 3)
+    /// let names: Vec<String> = classes[0].iter().map(|&h| b.hole_name(h)).collect();
+    /// assert_eq!(names, ["c1", "c4", "f4", "c7"]);
+    /// let tri5 = Board::from_spec("tri:5").unwrap();
+    /// assert_eq!(tri5.position_classes().len(), 3);
+    /// ```
+    pub fn position_classes(&self) -> Vec<Vec<usize>> {
+        // A basis of the span of the jump masks, each element with a distinct leading bit;
+        // reducing a mask by it gives one representative per coset.
+        let reduce = |basis: &[Pegs], mut x: Pegs| {
+            for &b in basis {
+                if x ^ b < x {
+                    x ^= b;
+                }
+            }
+            x
+        };
+        let mut basis: Vec<Pegs> = Vec::new();
+        for j in &self.jumps {
+            let m = reduce(&basis, j.mask());
+            if m != 0 {
+                basis.push(m);
+                basis.sort_unstable_by(|a, b| b.cmp(a));
+            }
+        }
+        let mut classes: Vec<(Pegs, Vec<usize>)> = Vec::new();
+        for h in 0..self.holes() {
+            let coset = reduce(&basis, bit(h));
+            match classes.iter_mut().find(|(c, _)| *c == coset) {
+                Some((_, holes)) => holes.push(h),
+                None => classes.push((coset, vec![h])),
+            }
+        }
+        classes.into_iter().map(|(_, holes)| holes).collect()
+    }
 }
 
 /// Characters that stand for a hole with a peg in pictures.

@@ -1,11 +1,20 @@
-//! The counting engine: a layer-by-layer sweep over symmetry-reduced positions.
+//! The counting engine: a layer-by-layer sweep over symmetry-reduced positions, for one
+//! start or for several starts at once.
 //!
-//! Layer `j` holds every position reachable in `j` jumps, merged into orbits under `H`, the
-//! symmetries of the board that fix the start. Each orbit carries `M`, the number of jump
-//! sequences from the start to any of its positions; a jump from one representative of an
-//! orbit into orbit `O'` adds `M` to `O'` (see DESIGN.md). Because `H` fixes the start,
-//! every position of an orbit is reached by the same number of sequences, so hole-level
-//! statistics (wins by finishing hole) and raw position counts stay exact.
+//! Layer `j` holds every position reachable in `j` jumps from any of the starts, merged into
+//! orbits under `H`, the symmetries of the board that map the set of starts onto itself.
+//! Each orbit carries one count per start: for start `s`, the number of jump sequences into
+//! the orbit of the pair (position, `s`) under `H` (the orbit counts of DESIGN.md, taken over
+//! pairs). A jump from one representative into orbit `O'` adds the representative's counts
+//! to `O'`, the starts permuted by the symmetry that makes the child canonical. From these,
+//! hole-level statistics (wins by finishing hole) and raw position counts of every start are
+//! exact. With one start, `H` is the stabiliser of that start and each orbit carries one
+//! count: the sweep of a single `pegsol count`.
+//!
+//! Why several starts: single-vacancy starts whose difference lies in the span of the jump
+//! masks ([`Board::position_classes`]) reach largely the same positions (english c1, c4, c7
+//! and f4: 251.7 million positions together, against 758 million counted start by start), so
+//! `pegsol table` sweeps each such class once (DESIGN.md, "One sweep per position class").
 //!
 //! Parallelism: a layer's table is split into [`SHARDS`] shards by a hash of the key. The
 //! shards of the current layer are the *work units*: a batch of them is expanded on the
@@ -16,7 +25,7 @@
 use crate::bits::Bits;
 use crate::board::{Board, Pegs};
 use crate::error::{Error, Result, add};
-use crate::moves::MoveTable;
+use crate::moves::{MAX_GROUP, MoveTable};
 use crate::progress;
 use crate::stats::{Counts, Layer};
 use rayon::prelude::*;
@@ -28,61 +37,78 @@ use std::time::Instant;
 /// Number of shards of each layer's table (a power of two).
 pub const SHARDS: usize = 64;
 
+/// The most starts one sweep carries ([`count_many`]).
+pub const MAX_STARTS: usize = 16;
+
 type Hasher = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
-/// One shard of a layer: canonical position -> number of jump sequences reaching its orbit.
+
+/// One shard of a layer: canonical position -> one count per start (`N` lanes).
 ///
 /// A count is split into its low 64 bits, kept in `low` for every entry, and its high 64
 /// bits, kept in `high` only for the entries that have them (late layers of large boards).
-/// Entries are 16 bytes instead of 24: the sweep is bound by memory traffic, and this
-/// measured 8-11% faster and 30% smaller on tri:7 and english (DESIGN.md).
+/// Entries are `8 + 8N` bytes instead of `8 + 16N`: the sweep is bound by memory traffic,
+/// and this measured 8-11% faster and 30% smaller on tri:7 and english (DESIGN.md).
 #[derive(Default)]
-struct Shard<K> {
-    low: HashMap<K, u64, Hasher>,
-    high: HashMap<K, u64, Hasher>,
+struct Shard<K, const N: usize> {
+    low: HashMap<K, [u64; N], Hasher>,
+    high: HashMap<K, [u64; N], Hasher>,
 }
 
-impl<K: Bits> Shard<K> {
+impl<K: Bits, const N: usize> Shard<K, N> {
     fn len(&self) -> usize {
         self.low.len()
     }
 
     /// Bytes held by both maps (entry plus control byte per slot).
     fn bytes(&self) -> u64 {
-        let slot = (std::mem::size_of::<(K, u64)>() + 1) as u64;
+        let slot = (std::mem::size_of::<(K, [u64; N])>() + 1) as u64;
         (self.low.capacity() + self.high.capacity()) as u64 * slot
     }
 
-    /// Adds `lo` to the low half of `key`'s count, carrying into the high half.
+    /// Adds `lo` to the low halves of `key`'s counts, carrying into the high halves.
     #[inline]
-    fn add_low(&mut self, key: K, lo: u64) -> Result<()> {
-        let slot = self.low.entry(key).or_insert(0);
-        let (sum, carry) = slot.overflowing_add(lo);
-        *slot = sum;
-        if carry { self.add_high(key, 1) } else { Ok(()) }
+    fn add_low(&mut self, key: K, lo: &[u64; N]) -> Result<()> {
+        let slot = self.low.entry(key).or_insert([0; N]);
+        let mut carry = [0u64; N];
+        let mut any = false;
+        for k in 0..N {
+            let (sum, c) = slot[k].overflowing_add(lo[k]);
+            slot[k] = sum;
+            carry[k] = u64::from(c);
+            any |= c;
+        }
+        if any {
+            self.add_high(key, &carry)
+        } else {
+            Ok(())
+        }
     }
 
-    /// Adds `hi * 2^64` to `key`'s count.
+    /// Adds `hi * 2^64` to `key`'s counts.
     #[cold]
     #[inline(never)]
-    fn add_high(&mut self, key: K, hi: u64) -> Result<()> {
-        let slot = self.high.entry(key).or_insert(0);
-        *slot = slot
-            .checked_add(hi)
-            .ok_or_else(|| Error::Overflow(format!("a count of position {key:?} exceeds u128")))?;
+    fn add_high(&mut self, key: K, hi: &[u64; N]) -> Result<()> {
+        let slot = self.high.entry(key).or_insert([0; N]);
+        for k in 0..N {
+            slot[k] = slot[k].checked_add(hi[k]).ok_or_else(|| {
+                Error::Overflow(format!("a count of position {key:?} exceeds u128"))
+            })?;
+        }
         Ok(())
     }
 }
 
 /// A finished layer's shard, packed for the next sweep: its entries in a vector of exactly
-/// their number (16 bytes each, where the table held about 26 on average), the sparse high
-/// halves kept as they were. The vector is freed as soon as its unit is expanded.
-struct Frozen<K> {
-    low: Vec<(K, u64)>,
-    high: HashMap<K, u64, Hasher>,
+/// their number (`8 + 8N` bytes each, where the table held about 1.6 times that on
+/// average), the sparse high halves kept as they were. The vector is freed as soon as its
+/// unit is expanded.
+struct Frozen<K, const N: usize> {
+    low: Vec<(K, [u64; N])>,
+    high: HashMap<K, [u64; N], Hasher>,
 }
 
-impl<K: Bits> Frozen<K> {
-    fn new(shard: Shard<K>) -> Self {
+impl<K: Bits, const N: usize> Frozen<K, N> {
+    fn new(shard: Shard<K, N>) -> Self {
         Frozen {
             low: shard.low.into_iter().collect(),
             high: shard.high,
@@ -94,31 +120,37 @@ impl<K: Bits> Frozen<K> {
     }
 
     fn bytes(&self) -> u64 {
-        let entry = std::mem::size_of::<(K, u64)>() as u64;
+        let entry = std::mem::size_of::<(K, [u64; N])>() as u64;
         self.low.capacity() as u64 * entry + self.high.capacity() as u64 * (entry + 1)
     }
 
-    /// Takes every `(position, count)` out, leaving the shard empty.
-    fn drain(&mut self) -> impl Iterator<Item = (K, u128)> + use<K> {
+    /// Takes every `(position, counts)` out, leaving the shard empty.
+    fn drain(&mut self) -> impl Iterator<Item = (K, [u128; N])> + use<K, N> {
         let low = std::mem::take(&mut self.low);
         let high = std::mem::take(&mut self.high);
         low.into_iter().map(move |(k, lo)| {
             let hi = if high.is_empty() {
-                0
+                None
             } else {
-                high.get(&k).copied().unwrap_or(0)
+                high.get(&k).copied()
             };
-            (k, u128::from(hi) << 64 | u128::from(lo))
+            let mut v = lo.map(u128::from);
+            if let Some(hi) = hi {
+                for (x, h) in v.iter_mut().zip(hi) {
+                    *x |= u128::from(h) << 64;
+                }
+            }
+            (k, v)
         })
     }
 }
 
 /// Children of one work unit, per next-layer shard: `(canonical child, low 64 bits of the
-/// count)`, and the high 64 bits of the counts that have them.
+/// counts)`, and the high 64 bits of the counts that have them.
 #[derive(Clone, Default)]
-struct Out<K> {
-    low: Vec<(K, u64)>,
-    high: Vec<(K, u64)>,
+struct Out<K, const N: usize> {
+    low: Vec<(K, [u64; N])>,
+    high: Vec<(K, [u64; N])>,
 }
 
 /// How to run a count.
@@ -154,128 +186,354 @@ impl Default for CountOptions {
 /// assert_eq!((c.wins(), c.games()), (29_760, 568_630));
 /// ```
 pub fn count(board: &Board, start: Pegs, opts: &CountOptions) -> Result<Counts> {
+    let mut counts = count_many(board, &[start], opts)?;
+    Ok(counts.pop().expect("one start, one result"))
+}
+
+/// Counts every game from each of `starts` (at most [`MAX_STARTS`], all with the same number
+/// of pegs) in one sweep, and returns their statistics in the same order: each equal to what
+/// [`count`] gives for that start alone. Starts in one position class
+/// ([`Board::position_classes`]) share most of their positions, so one sweep costs far less
+/// than one per start.
+///
+/// ```
+/// use pegsol::{board::Board, engine::{count_many, CountOptions}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let starts = [b.start_with_empty(&[0]), b.start_with_empty(&[4])]; // a1, b3
+/// let c = count_many(&b, &starts, &CountOptions::default()).unwrap();
+/// assert_eq!((c[0].wins(), c[0].games()), (29_760, 568_630));
+/// assert_eq!((c[1].wins(), c[1].games()), (1_550, 137_846));
+/// ```
+pub fn count_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result<Vec<Counts>> {
+    let n = starts.len();
+    if n == 0 || n > max_starts(board) {
+        return Err(Error::input(format!(
+            "one sweep of {} takes 1 to {} starts, not {n}",
+            board.name(),
+            max_starts(board)
+        )));
+    }
+    for (i, &s) in starts.iter().enumerate() {
+        if s & !board.full() != 0 || s.count_ones() != starts[0].count_ones() {
+            return Err(Error::input(
+                "the starts of one sweep must be positions of the board with equal numbers of pegs",
+            ));
+        }
+        if starts[..i].contains(&s) {
+            return Err(Error::input("the starts of one sweep must be distinct"));
+        }
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()
         .map_err(|e| Error::input(format!("cannot start {} threads: {e}", opts.threads)))?;
-    pool.install(|| {
-        if board.holes() <= 64 {
-            Sweep::<u64>::new(board, start).run(opts)
-        } else {
-            Sweep::<u128>::new(board, start).run(opts)
-        }
-    })
+    // The one runtime choice: bitboard width and number of count lanes. A sweep of several
+    // starts also packs a mask of `N` bits beside each canonical form (`LayerAcc::reduced`).
+    macro_rules! sweep {
+        ($($lanes:literal)*) => {$(
+            if n <= $lanes {
+                let bits = board.holes() + if $lanes > 1 { $lanes } else { 0 };
+                return pool.install(|| {
+                    if bits <= 64 {
+                        Sweep::<u64, $lanes>::new(board, starts).run(opts)
+                    } else {
+                        Sweep::<u128, $lanes>::new(board, starts).run(opts)
+                    }
+                });
+            }
+        )*};
+    }
+    sweep!(1 2 3 4 5 6 8 10 12 16);
+    unreachable!("n <= MAX_STARTS")
 }
 
-/// Per-unit accumulator of one layer's statistics.
-struct LayerAcc<K> {
-    positions: u64,
-    dead_ends: u64,
-    games_ended: u128,
-    /// (hole, wins) for one-peg dead ends.
-    finish: Vec<(usize, u128)>,
-    /// Canonical forms under the whole group, when it is larger than `H`.
+/// How many starts one sweep of `board` can carry: [`MAX_STARTS`], fewer on boards so large
+/// that a canonical form and a mask of one bit per start no longer fit 128 bits.
+///
+/// ```
+/// use pegsol::{board::Board, engine::max_starts};
+/// assert_eq!(max_starts(&Board::from_spec("english").unwrap()), 16);
+/// ```
+pub fn max_starts(board: &Board) -> usize {
+    match 128usize.saturating_sub(board.holes()) {
+        0 => 1,
+        room => room.min(MAX_STARTS),
+    }
+}
+
+/// Per-unit accumulator of one layer's statistics, one lane per start.
+struct LayerAcc<K, const N: usize> {
+    positions: [u64; N],
+    dead_ends: [u64; N],
+    games_ended: [u128; N],
+    /// Entries (orbits under `H`) with a position reachable from each start.
+    reached: [u64; N],
+    /// (start, hole, wins) for one-peg dead ends.
+    finish: Vec<(usize, usize, u128)>,
+    /// Canonical forms under the whole group, when it is larger than `H`; with several
+    /// starts shifted left by `N` bits, the low bits marking the starts that reach them.
     reduced: Vec<K>,
 }
 
-impl<K> Default for LayerAcc<K> {
+impl<K, const N: usize> Default for LayerAcc<K, N> {
     fn default() -> Self {
         LayerAcc {
-            positions: 0,
-            dead_ends: 0,
-            games_ended: 0,
+            positions: [0; N],
+            dead_ends: [0; N],
+            games_ended: [0; N],
+            reached: [0; N],
             finish: Vec::new(),
             reduced: Vec::new(),
         }
     }
 }
 
-impl<K> LayerAcc<K> {
-    fn absorb(&mut self, other: LayerAcc<K>) -> Result<()> {
-        self.positions += other.positions;
-        self.dead_ends += other.dead_ends;
-        self.games_ended = add(self.games_ended, other.games_ended)?;
+impl<K, const N: usize> LayerAcc<K, N> {
+    fn absorb(&mut self, other: LayerAcc<K, N>) -> Result<()> {
+        for k in 0..N {
+            self.positions[k] += other.positions[k];
+            self.dead_ends[k] += other.dead_ends[k];
+            self.reached[k] += other.reached[k];
+            self.games_ended[k] = add(self.games_ended[k], other.games_ended[k])?;
+        }
         self.finish.extend(other.finish);
         self.reduced.extend(other.reduced);
         Ok(())
     }
 }
 
-/// The sweep of one (board, start) with bitboards of type `K`.
-struct Sweep<'a, K: Bits> {
+/// The sweep of one board from up to `N` starts, with bitboards of type `K`.
+struct Sweep<'a, K: Bits, const N: usize> {
     board: &'a Board,
-    start: K,
-    /// Jumps and symmetries; canonical forms under `H`, the symmetries that fix the start.
+    starts: Vec<K>,
+    /// Jumps and symmetries; canonical forms under `H`, the symmetries that map the set of
+    /// starts onto itself.
     moves: MoveTable<K>,
+    /// For each element `i` of `H` and start `k`: `fwd[i][k]` is the start that symmetry
+    /// `i` sends start `k` to, `inv[i][k]` the one it sends to start `k`. Lanes past the
+    /// last start map to themselves.
+    fwd: Vec<[usize; N]>,
+    inv: Vec<[usize; N]>,
 }
 
-impl<'a, K: Bits> Sweep<'a, K> {
-    fn new(board: &'a Board, start: Pegs) -> Self {
+impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
+    fn new(board: &'a Board, starts: &[Pegs]) -> Self {
+        let moves = MoveTable::new(board, |s| {
+            starts
+                .iter()
+                .all(|&x| starts.contains(&board.transform(s, x)))
+        });
+        let starts: Vec<K> = starts.iter().map(|&s| K::from_u128(s)).collect();
+        let h = moves.subgroup_order();
+        let mut fwd = vec![std::array::from_fn(|k| k); h];
+        let mut inv = fwd.clone();
+        for i in 0..h {
+            for (k, &s) in starts.iter().enumerate() {
+                let image = moves.transforms().apply(i, s);
+                let to = starts
+                    .iter()
+                    .position(|&x| x == image)
+                    .expect("H maps starts");
+                fwd[i][k] = to;
+                inv[i][to] = k;
+            }
+        }
         Sweep {
             board,
-            start: K::from_u128(start),
-            moves: MoveTable::new(board, |s| board.transform(s, start) == start),
+            starts,
+            moves,
+            fwd,
+            inv,
         }
     }
 
-    fn new_tables() -> Vec<Shard<K>> {
+    fn new_tables() -> Vec<Shard<K, N>> {
         (0..SHARDS).map(|_| Shard::default()).collect()
     }
 
-    /// Expands one orbit representative `pos` carrying `count` sequences: records its layer
-    /// statistics and pushes each child's canonical form into `out[shard]`.
+    /// Expands one orbit representative `pos` carrying `counts` (one per start): records its
+    /// layer statistics and pushes each child's canonical form, with the counts permuted to
+    /// the child's starts, into `out[shard]`.
     #[inline]
-    fn expand(&self, pos: K, count: u128, out: &mut [Out<K>], acc: &mut LayerAcc<K>) -> Result<()> {
+    fn expand(
+        &self,
+        pos: K,
+        counts: [u128; N],
+        out: &mut [Out<K, N>],
+        acc: &mut LayerAcc<K, N>,
+    ) -> Result<()> {
         let (g, h) = (self.moves.group_order(), self.moves.subgroup_order());
+        let n = self.starts.len();
         let img = self.moves.images(pos, g);
-        let fixed = img[..h].iter().filter(|&&x| x == pos).count();
-        let orbit = (h / fixed) as u64;
-        acc.positions += orbit;
-        if g > h {
-            acc.reduced
-                .push(*img[..g].iter().min().expect("group has identity"));
+        // The symmetries of H that fix `pos`.
+        let mut stab = [0usize; MAX_GROUP];
+        let mut fixed = 0;
+        for (i, &x) in img[..h].iter().enumerate() {
+            if x == pos {
+                stab[fixed] = i;
+                fixed += 1;
+            }
         }
+        // `total[k]`: the count of the orbit of the pair (pos, start k). When a symmetry of
+        // `pos` permutes starts, parents credited that pair orbit under any of its starts:
+        // the orbit's count is their sum, carried on by its first start only.
+        let mut total = counts;
+        let mut carried = counts;
+        if N > 1 && fixed > 1 {
+            let mut seen = [false; N];
+            for k in 0..n {
+                if seen[k] {
+                    continue;
+                }
+                let mut orbit = [0usize; MAX_GROUP];
+                let mut len = 0;
+                let mut sum = 0u128;
+                for &i in &stab[..fixed] {
+                    let q = self.fwd[i][k];
+                    if !seen[q] {
+                        seen[q] = true;
+                        orbit[len] = q;
+                        len += 1;
+                        sum = add(sum, counts[q])?;
+                    }
+                }
+                for &q in &orbit[..len] {
+                    total[q] = sum;
+                    carried[q] = 0;
+                }
+                carried[k] = sum;
+            }
+        }
+        let low = carried.map(|c| c as u64);
+        let high = carried.map(|c| (c >> 64) as u64);
+        let has_high = high.iter().any(|&x| x != 0);
         let moved = self.moves.each_jump(pos, |j| {
-            let canon = self.moves.canonical_child(&img, j);
+            let (canon, by) = self.moves.canonical_child_by(&img, j);
             let out = &mut out[canon.shard(SHARDS)];
-            out.low.push((canon, count as u64));
-            if count >> 64 != 0 {
-                out.high.push((canon, (count >> 64) as u64));
+            if N == 1 || by == 0 {
+                out.low.push((canon, low));
+                if has_high {
+                    out.high.push((canon, high));
+                }
+            } else {
+                let to = &self.fwd[by];
+                let mut l = [0u64; N];
+                for k in 0..N {
+                    l[to[k]] = low[k];
+                }
+                out.low.push((canon, l));
+                if has_high {
+                    let mut hi = [0u64; N];
+                    for k in 0..N {
+                        hi[to[k]] = high[k];
+                    }
+                    out.high.push((canon, hi));
+                }
             }
         });
-        if !moved {
-            let m = count;
-            acc.dead_ends += orbit;
-            acc.games_ended = add(acc.games_ended, m)?;
-            if pos.count_ones() == 1 {
-                let mut holes: Vec<usize> = img[..h]
-                    .iter()
-                    .map(|x| x.trailing_zeros() as usize)
-                    .collect();
-                holes.sort_unstable();
-                holes.dedup();
-                let share = m / holes.len() as u128;
-                debug_assert_eq!(share * holes.len() as u128, m);
-                acc.finish
-                    .extend(holes.into_iter().map(|hole| (hole, share)));
+        // Each distinct position `img[i]` of the orbit is reached from start `k` by as many
+        // sequences as `pos` is from start `inv[i][k]`: that pair orbit's count over its size.
+        let one_peg = pos.count_ones() == 1;
+        let mut mask = 0u128;
+        for k in 0..n {
+            let mut reached = false;
+            for i in 0..h {
+                if fixed > 1 && img[..i].contains(&img[i]) {
+                    continue;
+                }
+                let q = self.inv[i][k];
+                let m = total[q];
+                if m == 0 {
+                    continue;
+                }
+                reached = true;
+                acc.positions[k] += 1;
+                if !moved {
+                    let keep = stab[..fixed]
+                        .iter()
+                        .filter(|&&x| self.fwd[x][q] == q)
+                        .count();
+                    let size = (h / keep) as u128;
+                    let each = m / size;
+                    debug_assert_eq!(each * size, m);
+                    acc.dead_ends[k] += 1;
+                    acc.games_ended[k] = add(acc.games_ended[k], each)?;
+                    if one_peg {
+                        acc.finish.push((k, img[i].trailing_zeros() as usize, each));
+                    }
+                }
             }
+            if reached {
+                acc.reached[k] += 1;
+                mask |= 1 << k;
+            }
+        }
+        if g > h {
+            let canon = *img[..g].iter().min().expect("group has identity");
+            acc.reduced.push(if N > 1 {
+                canon << N | K::from_u128(mask)
+            } else {
+                canon
+            });
         }
         Ok(())
     }
 
-    fn run(&self, opts: &CountOptions) -> Result<Counts> {
+    /// Positions up to the whole group per start, from the layer's canonical forms.
+    fn reduced_counts(&self, acc: &mut LayerAcc<K, N>) -> [u64; N] {
+        if self.moves.group_order() == self.moves.subgroup_order() {
+            return acc.reached;
+        }
+        let reduced = &mut acc.reduced;
+        reduced.par_sort_unstable();
+        let mut counts = [0u64; N];
+        if N == 1 {
+            reduced.dedup();
+            counts[0] = reduced.len() as u64;
+            return counts;
+        }
+        let low = K::from_u128((1u128 << N) - 1);
+        let mut i = 0;
+        while i < reduced.len() {
+            let canon = reduced[i] >> N;
+            let mut mask = K::zero();
+            while i < reduced.len() && reduced[i] >> N == canon {
+                mask = mask | (reduced[i] & low);
+                i += 1;
+            }
+            for (k, c) in counts.iter_mut().enumerate() {
+                if mask & K::bit(k) != K::zero() {
+                    *c += 1;
+                }
+            }
+        }
+        counts
+    }
+
+    fn run(&self, opts: &CountOptions) -> Result<Vec<Counts>> {
         let started = Instant::now();
-        let start_pegs = self.start.count_ones() as usize;
+        let n = self.starts.len();
+        let start_pegs = self.starts[0].count_ones() as usize;
         let bar = progress::bar(start_pegs as u64, "jumps", opts.progress);
-        let entry_bytes = std::mem::size_of::<(K, u64)>() as u64;
+        let entry_bytes = std::mem::size_of::<(K, [u64; N])>() as u64;
         let mut first_layer = Self::new_tables();
-        first_layer[self.start.shard(SHARDS)].add_low(self.start, 1)?;
-        let mut current: Vec<Frozen<K>> = first_layer.into_iter().map(Frozen::new).collect();
-        let mut layers = Vec::new();
-        let mut finish = vec![0u128; self.board.holes()];
+        let h = self.moves.subgroup_order();
+        for &s in &self.starts {
+            // Each start is one sequence (the empty one) into the orbit of the pair (start,
+            // start): slot `canon` of the start's canonical form `canon`.
+            let canon = *self.moves.images(s, h)[..h].iter().min().expect("identity");
+            let slot = self.starts.iter().position(|&x| x == canon);
+            let mut one = [0u64; N];
+            one[slot.expect("H maps starts to starts")] = 1;
+            first_layer[canon.shard(SHARDS)].add_low(canon, &one)?;
+        }
+        let mut current: Vec<Frozen<K, N>> = first_layer.into_iter().map(Frozen::new).collect();
+        let mut layers: Vec<Vec<Layer>> = vec![Vec::new(); n];
+        let mut finish = vec![vec![0u128; self.board.holes()]; n];
         let batch = (2 * rayon::current_num_threads()).clamp(4, SHARDS);
         // Children buffers, one set per unit of a batch, reused across batches and layers.
-        let mut pool: Vec<Vec<Out<K>>> = (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();
+        let mut pool: Vec<Vec<Out<K, N>>> =
+            (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();
         let mut total_positions = 0u64;
         for jumps in 0.. {
             let entries: usize = current.iter().map(|t| t.len()).sum();
@@ -294,7 +552,7 @@ impl<'a, K: Bits> Sweep<'a, K> {
                 }
                 let units = &mut current[first..(first + batch).min(SHARDS)];
                 let pool = &mut pool[..units.len()];
-                let accs: Vec<LayerAcc<K>> = units
+                let accs: Vec<LayerAcc<K, N>> = units
                     .par_iter_mut()
                     .zip(pool.par_iter_mut())
                     .map(|(unit, out)| {
@@ -313,11 +571,11 @@ impl<'a, K: Bits> Sweep<'a, K> {
                     .enumerate()
                     .try_for_each(|(i, table)| -> Result<()> {
                         for out in pool.iter() {
-                            for &(key, lo) in &out[i].low {
-                                table.add_low(key, lo)?;
+                            for (key, lo) in &out[i].low {
+                                table.add_low(*key, lo)?;
                             }
-                            for &(key, hi) in &out[i].high {
-                                table.add_high(key, hi)?;
+                            for (key, hi) in &out[i].high {
+                                table.add_high(*key, hi)?;
                             }
                         }
                         Ok(())
@@ -331,14 +589,15 @@ impl<'a, K: Bits> Sweep<'a, K> {
                     acc.absorb(unit_acc)?;
                 }
                 let held: u64 = current.iter().map(|t| t.bytes()).sum::<u64>()
-                    + next.iter().map(|t| t.bytes()).sum::<u64>();
+                    + next.iter().map(|t| t.bytes()).sum::<u64>()
+                    + (acc.reduced.capacity() * std::mem::size_of::<K>()) as u64;
                 if held + buffers > opts.max_memory {
                     return Err(Error::Memory(format!(
                         "{} from {}: the tables after {} jumps need more than {} (the limit); \
                          layer {} has {} positions up to symmetry so far. Raise --max-memory if \
                          the machine has the memory",
                         self.board.name(),
-                        self.board.start_name(self.start.to_u128()),
+                        self.start_names(),
                         jumps + 1,
                         crate::memory::human(opts.max_memory),
                         jumps + 1,
@@ -346,24 +605,22 @@ impl<'a, K: Bits> Sweep<'a, K> {
                     )));
                 }
             }
-            let positions_reduced = if acc.reduced.is_empty() {
-                entries as u64
-            } else {
-                acc.reduced.par_sort_unstable();
-                acc.reduced.dedup();
-                acc.reduced.len() as u64
-            };
-            for &(hole, wins) in &acc.finish {
-                finish[hole] = add(finish[hole], wins)?;
+            let reduced = self.reduced_counts(&mut acc);
+            for &(k, hole, wins) in &acc.finish {
+                finish[k][hole] = add(finish[k][hole], wins)?;
             }
-            total_positions += acc.positions;
-            layers.push(Layer {
-                jumps,
-                positions: acc.positions,
-                positions_reduced,
-                games_ended: acc.games_ended,
-                dead_ends: acc.dead_ends,
-            });
+            for (k, layers) in layers.iter_mut().enumerate() {
+                if acc.positions[k] > 0 {
+                    layers.push(Layer {
+                        jumps,
+                        positions: acc.positions[k],
+                        positions_reduced: reduced[k],
+                        games_ended: acc.games_ended[k],
+                        dead_ends: acc.dead_ends[k],
+                    });
+                }
+            }
+            total_positions += acc.positions.iter().sum::<u64>();
             let secs = started.elapsed().as_secs_f64().max(1e-9);
             bar.set_message(format!(
                 "{} positions, {:.1} M/s",
@@ -374,19 +631,34 @@ impl<'a, K: Bits> Sweep<'a, K> {
             current = next.into_par_iter().map(Frozen::new).collect();
         }
         bar.finish_and_clear();
-        Ok(Counts {
-            board: self.board.name().to_string(),
-            start: self.board.start_name(self.start.to_u128()),
-            holes: self.board.holes(),
-            start_pegs,
-            layers,
-            finish: finish
-                .iter()
-                .enumerate()
-                .filter(|&(_, &w)| w > 0)
-                .map(|(h, &w)| (self.board.hole_name(h), w))
-                .collect(),
-        })
+        Ok(self
+            .starts
+            .iter()
+            .zip(layers)
+            .zip(finish)
+            .map(|((&start, layers), finish)| Counts {
+                board: self.board.name().to_string(),
+                start: self.board.start_name(start.to_u128()),
+                holes: self.board.holes(),
+                start_pegs,
+                layers,
+                finish: finish
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &w)| w > 0)
+                    .map(|(h, &w)| (self.board.hole_name(h), w))
+                    .collect(),
+            })
+            .collect())
+    }
+
+    /// The starts, for messages.
+    fn start_names(&self) -> String {
+        self.starts
+            .iter()
+            .map(|&s| self.board.start_name(s.to_u128()))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -396,26 +668,35 @@ mod tests {
 
     #[test]
     fn shard_counts_carry_into_the_high_half() {
-        let mut s = Shard::<u64>::default();
-        s.add_low(7, u64::MAX).unwrap();
-        s.add_low(7, 2).unwrap(); // carries: 2^64 + 1
-        s.add_high(7, 3).unwrap(); // + 3 * 2^64
-        s.add_low(9, 5).unwrap();
+        let mut s = Shard::<u64, 1>::default();
+        s.add_low(7, &[u64::MAX]).unwrap();
+        s.add_low(7, &[2]).unwrap(); // carries: 2^64 + 1
+        s.add_high(7, &[3]).unwrap(); // + 3 * 2^64
+        s.add_low(9, &[5]).unwrap();
         assert_eq!(s.len(), 2);
         let mut frozen = Frozen::new(s);
         assert_eq!(frozen.len(), 2);
-        let mut all: Vec<(u64, u128)> = frozen.drain().collect();
+        let mut all: Vec<(u64, [u128; 1])> = frozen.drain().collect();
         all.sort_unstable();
-        assert_eq!(all, [(7, (4u128 << 64) + 1), (9, 5)]);
+        assert_eq!(all, [(7, [(4u128 << 64) + 1]), (9, [5])]);
         assert_eq!(frozen.len(), 0);
     }
 
     #[test]
+    fn each_lane_carries_on_its_own() {
+        let mut s = Shard::<u64, 2>::default();
+        s.add_low(1, &[u64::MAX, 4]).unwrap();
+        s.add_low(1, &[1, u64::MAX]).unwrap(); // lane 0: 2^64; lane 1: 2^64 + 3
+        let all: Vec<(u64, [u128; 2])> = Frozen::new(s).drain().collect();
+        assert_eq!(all, [(1, [1u128 << 64, (1u128 << 64) + 3])]);
+    }
+
+    #[test]
     fn shard_overflow_past_u128_is_an_error() {
-        let mut s = Shard::<u64>::default();
-        s.add_high(1, u64::MAX).unwrap();
-        s.add_low(1, u64::MAX).unwrap();
-        let err = s.add_low(1, 1).unwrap_err();
+        let mut s = Shard::<u64, 1>::default();
+        s.add_high(1, &[u64::MAX]).unwrap();
+        s.add_low(1, &[u64::MAX]).unwrap();
+        let err = s.add_low(1, &[1]).unwrap_err();
         assert!(matches!(err, Error::Overflow(_)), "{err}");
     }
 }

@@ -220,15 +220,24 @@ impl<K: Bits> MoveTable<K> {
     /// `pos` under (at least) the subgroup.
     #[inline]
     pub fn canonical_child(&self, img: &[K; MAX_GROUP], j: usize) -> K {
+        self.canonical_child_by(img, j).0
+    }
+
+    /// [`MoveTable::canonical_child`] and the subgroup element that gives it: the child's
+    /// canonical form is its image under symmetry `i` (the first such `i`).
+    #[inline]
+    pub fn canonical_child_by(&self, img: &[K; MAX_GROUP], j: usize) -> (K, usize) {
         let images = &self.jump_images[j * self.h..(j + 1) * self.h];
         let mut canon = img[0] ^ images[0];
+        let mut by = 0;
         for i in 1..self.h {
             let x = img[i] ^ images[i];
             if x < canon {
                 canon = x;
+                by = i;
             }
         }
-        canon
+        (canon, by)
     }
 
     /// Calls `f(j)` for every legal jump `j` of `pos` (from and over full, to empty), in no

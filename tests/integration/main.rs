@@ -7,5 +7,6 @@ mod published;
 mod reference;
 mod solvable;
 mod solve;
+mod sweep;
 mod symmetry;
 mod table;

@@ -1,0 +1,104 @@
+//! One sweep from several starts ([`count_many`]) against one count per start: every
+//! statistic of every start must be the same, whatever the starts and the thread count.
+
+use pegsol::board::{Board, Pegs};
+use pegsol::engine::{CountOptions, count, count_many};
+use proptest::prelude::*;
+
+fn opts(threads: usize) -> CountOptions {
+    CountOptions {
+        threads,
+        ..CountOptions::default()
+    }
+}
+
+/// Sweeps `holes` (single vacancies) together and compares with separate counts.
+fn check(board: &Board, holes: &[usize], threads: usize) {
+    let starts: Vec<Pegs> = holes
+        .iter()
+        .map(|&h| board.start_with_empty(&[h]))
+        .collect();
+    let together = count_many(board, &starts, &opts(threads)).expect("sweep");
+    assert_eq!(together.len(), starts.len());
+    for (&start, got) in starts.iter().zip(&together) {
+        let alone = count(board, start, &opts(1)).expect("count");
+        assert_eq!(
+            got,
+            &alone,
+            "{} from {} swept with {:?}",
+            board.name(),
+            alone.start,
+            holes
+                .iter()
+                .map(|&h| board.hole_name(h))
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn every_position_class_swept_at_once_equals_its_starts_counted_alone() {
+    for spec in ["tri:5", "tri:6", "line:10"] {
+        let board = Board::from_spec(spec).unwrap();
+        for class in board.position_classes() {
+            for threads in [1, 2] {
+                check(&board, &class, threads);
+            }
+        }
+    }
+}
+
+#[test]
+fn board_files_with_other_lattices_and_groups() {
+    for file in ["hex2.txt", "rect-diag.txt", "trapezoid.txt"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("boards")
+            .join(file);
+        let board = Board::from_file(&path).unwrap();
+        for class in board.position_classes() {
+            let some: Vec<usize> = class.into_iter().take(6).collect();
+            check(&board, &some, 2);
+        }
+    }
+}
+
+#[test]
+fn starts_of_different_classes_and_multi_hole_starts() {
+    let board = Board::from_spec("tri:5").unwrap();
+    // a1, a2 and e5 lie in three different classes: nothing is shared, all still exact.
+    check(&board, &[0, 1, 14], 2);
+    // Two-hole starts share one sweep too.
+    let starts = [
+        board.start_with_empty(&[0, 1]),
+        board.start_with_empty(&[0, 2]),
+        board.start_with_empty(&[3, 4]),
+    ];
+    let together = count_many(&board, &starts, &opts(2)).unwrap();
+    for (&s, got) in starts.iter().zip(&together) {
+        assert_eq!(got, &count(&board, s, &opts(1)).unwrap());
+    }
+}
+
+#[test]
+fn bad_start_sets_are_refused() {
+    let board = Board::from_spec("tri:5").unwrap();
+    let a1 = board.start_with_empty(&[0]);
+    for starts in [
+        vec![],
+        vec![a1, a1],
+        vec![a1, board.start_with_empty(&[1, 2])],
+        vec![a1; 17],
+    ] {
+        assert!(count_many(&board, &starts, &opts(1)).is_err());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// Any set of single-vacancy starts of tri:6.
+    #[test]
+    fn any_start_set_of_tri6(holes in proptest::sample::subsequence((0..21).collect::<Vec<usize>>(), 1..=7)) {
+        let board = Board::from_spec("tri:6").unwrap();
+        check(&board, &holes, 2);
+    }
+}
