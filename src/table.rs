@@ -44,6 +44,21 @@ pub const RUNS_HEADER: &[&str] = &[
     "wall_seconds",
     "peak_memory_bytes",
     "command",
+    "sweep",
+];
+
+/// `runs.csv` as written before the `sweep` column: still read, so that a table started by
+/// an earlier pegsol can be resumed.
+const RUNS_HEADER_V1: &[&str] = &[
+    "board",
+    "start",
+    "pegsol_version",
+    "git_commit",
+    "date_utc",
+    "threads",
+    "wall_seconds",
+    "peak_memory_bytes",
+    "command",
 ];
 
 /// The file `--format json` writes.
@@ -333,7 +348,16 @@ impl Table {
     fn load_csv(dir: &Path) -> Result<Table> {
         let mut files: BTreeMap<&str, Vec<(Key, Vec<String>)>> = BTreeMap::new();
         for (name, header, _) in csv_files() {
-            files.insert(name, read_csv(&dir.join(name), &header)?);
+            let rows = if name == "runs.csv" {
+                read_csv(&dir.join(name), &header).or_else(|_| {
+                    let mut rows = read_csv(&dir.join(name), RUNS_HEADER_V1)?;
+                    rows.iter_mut().for_each(|(_, r)| r.push(String::new()));
+                    Ok::<_, Error>(rows)
+                })?
+            } else {
+                read_csv(&dir.join(name), &header)?
+            };
+            files.insert(name, rows);
         }
         let mut table = Table::default();
         for (key, run) in files.remove("runs.csv").unwrap_or_default() {
@@ -629,70 +653,91 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
     };
     let bar = progress::bar(todo.len() as u64, "pairs", opts.progress);
     let mut boards: BTreeMap<String, Board> = BTreeMap::new();
-    let mut computed = 0;
-    let mut peak_bytes = memory::peak_rss();
-    for p in todo {
-        if cancel.load(Ordering::SeqCst) {
-            bar.abandon();
-            return Err(Error::Interrupted);
-        }
-        bar.set_message(format!("{} from {}", p.board, p.start));
+    for p in &todo {
         if !boards.contains_key(&p.board) {
             boards.insert(p.board.clone(), Board::from_spec(&p.board)?);
         }
-        let board = &boards[&p.board];
-        let class = board
-            .hole_classes()
-            .into_iter()
-            .find(|c| c.contains(&p.hole))
-            .expect("every hole has a class");
-        if let Some(other) = class
-            .iter()
-            .map(|&h| board.hole_name(h))
-            .find(|name| table.contains(&p.board, name))
-        {
-            bar.abandon();
-            return Err(Error::input(format!(
-                "{} already holds {} from {other}, which is in the same start class as {}; \
-                 give --starts {other} (or use another directory)",
-                opts.dir
-                    .as_ref()
-                    .map_or("the table".into(), |d| d.display().to_string()),
-                p.board,
-                p.start
-            )));
+    }
+    let mut computed = 0;
+    let mut peak_bytes = memory::peak_rss();
+    for (spec, board) in &boards {
+        let pairs: Vec<&Pair> = todo.iter().copied().filter(|p| &p.board == spec).collect();
+        for p in &pairs {
+            let class = board
+                .hole_classes()
+                .into_iter()
+                .find(|c| c.contains(&p.hole))
+                .expect("every hole has a class");
+            if let Some(other) = class
+                .iter()
+                .map(|&h| board.hole_name(h))
+                .find(|name| table.contains(&p.board, name))
+            {
+                bar.abandon();
+                return Err(Error::input(format!(
+                    "{} already holds {} from {other}, which is in the same start class as {}; \
+                     give --starts {other} (or use another directory)",
+                    opts.dir
+                        .as_ref()
+                        .map_or("the table".into(), |d| d.display().to_string()),
+                    p.board,
+                    p.start
+                )));
+            }
         }
-        let count_opts = CountOptions {
-            threads: opts.threads,
-            max_memory: opts.max_memory,
-            progress: opts.progress,
-            cancel: Some(cancel.clone()),
-        };
-        memory::reset_peak_rss();
-        let clock = Instant::now();
-        let counts = engine::count(board, board.start_with_empty(&[p.hole]), &count_opts)
-            .inspect_err(|_| bar.abandon())?;
-        let secs = clock.elapsed().as_secs_f64();
-        let peak = memory::peak_rss();
-        peak_bytes = peak_bytes.max(peak);
-        let run = vec![
-            env!("CARGO_PKG_VERSION").to_string(),
-            git_commit().to_string(),
-            humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-            threads.to_string(),
-            format!("{secs:.3}"),
-            peak.map_or("unknown".into(), |b| b.to_string()),
-            opts.command.clone(),
-        ];
-        table.entries.insert(
-            Key::new(&p.board, &p.start),
-            Entry::new(&counts, p.class_size, run),
-        );
-        if let Some(dir) = &opts.dir {
-            table.save(dir, opts.format)?;
+        for group in group_sweeps(board, &pairs) {
+            if cancel.load(Ordering::SeqCst) {
+                bar.abandon();
+                return Err(Error::Interrupted);
+            }
+            let names: Vec<&str> = group
+                .members
+                .iter()
+                .map(|m| m.pair.start.as_str())
+                .collect();
+            bar.set_message(format!("{spec} from {}", names.join(", ")));
+            let count_opts = CountOptions {
+                threads: opts.threads,
+                max_memory: opts.max_memory,
+                progress: opts.progress,
+                cancel: Some(cancel.clone()),
+            };
+            memory::reset_peak_rss();
+            let clock = Instant::now();
+            let starts: Vec<_> = group
+                .starts
+                .iter()
+                .map(|&h| board.start_with_empty(&[h]))
+                .collect();
+            let counts =
+                engine::count_many(board, &starts, &count_opts).inspect_err(|_| bar.abandon())?;
+            let secs = clock.elapsed().as_secs_f64();
+            let peak = memory::peak_rss();
+            peak_bytes = peak_bytes.max(peak);
+            let swept: Vec<String> = group.starts.iter().map(|&h| board.hole_name(h)).collect();
+            for m in &group.members {
+                let run = vec![
+                    env!("CARGO_PKG_VERSION").to_string(),
+                    git_commit().to_string(),
+                    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+                    threads.to_string(),
+                    format!("{secs:.3}"),
+                    peak.map_or("unknown".into(), |b| b.to_string()),
+                    opts.command.clone(),
+                    swept.join(" "),
+                ];
+                let counts = relabel(board, &counts[m.slot], m.pair.hole, m.symmetry);
+                table.entries.insert(
+                    Key::new(&m.pair.board, &m.pair.start),
+                    Entry::new(&counts, m.pair.class_size, run),
+                );
+            }
+            if let Some(dir) = &opts.dir {
+                table.save(dir, opts.format)?;
+            }
+            computed += group.members.len();
+            bar.inc(group.members.len() as u64);
         }
-        computed += 1;
-        bar.inc(1);
     }
     bar.finish_and_clear();
     Ok(BatchReport {
@@ -701,6 +746,130 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
         skipped,
         peak_bytes: peak_bytes.max(memory::peak_rss()),
     })
+}
+
+/// One sweep of a batch: the start holes swept together, and the pairs it answers.
+#[derive(Debug)]
+pub struct Group<'p> {
+    /// Holes whose single-vacancy starts the sweep carries.
+    pub starts: Vec<usize>,
+    /// The pairs answered, each by one of the starts.
+    pub members: Vec<Member<'p>>,
+}
+
+/// A pair answered by a sweep: by the start in lane `slot`, which is the image of the
+/// pair's hole under `symmetry` (an index into the board's symmetries).
+#[derive(Debug)]
+pub struct Member<'p> {
+    /// The pair.
+    pub pair: &'p Pair,
+    /// Its lane among the sweep's starts.
+    pub slot: usize,
+    /// The symmetry taking the pair's hole to that start.
+    pub symmetry: usize,
+}
+
+/// Groups the pairs of one board into sweeps. Single-vacancy starts of one position class
+/// ([`Board::position_classes`]) reach largely the same positions, so each class that holds
+/// an image of several pairs' holes is swept once, carrying the images of those holes in it
+/// ([`engine::count_many`]); classes are taken greedily, most pairs first. A pair that no
+/// class shares stays a sweep of its own start, exactly as `pegsol count` runs it.
+///
+/// ```
+/// use pegsol::{board::Board, table};
+/// let plan = table::plan(&["english".into()], &[]).unwrap();
+/// let pairs: Vec<&table::Pair> = plan.iter().collect();
+/// let groups = table::group_sweeps(&Board::from_spec("english").unwrap(), &pairs);
+/// let answered: Vec<Vec<&str>> = groups
+///     .iter()
+///     .map(|g| g.members.iter().map(|m| m.pair.start.as_str()).collect())
+///     .collect();
+/// // c1, d2, d3 in one sweep of c1 c4 f4 c7; d1, d4 in one; c2, c3 in one.
+/// assert_eq!(answered, [vec!["c1", "d2", "d3"], vec!["d1", "d4"], vec!["c2", "c3"]]);
+/// ```
+pub fn group_sweeps<'p>(board: &Board, pairs: &[&'p Pair]) -> Vec<Group<'p>> {
+    let classes = board.position_classes();
+    let symmetries = board.symmetries();
+    // The images of a pair's hole in a class, smallest first.
+    let images = |p: &Pair, class: &[usize]| -> Vec<usize> {
+        let mut v: Vec<usize> = symmetries
+            .iter()
+            .map(|s| s.perm()[p.hole])
+            .filter(|h| class.contains(h))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let mut left: Vec<&Pair> = pairs.to_vec();
+    let mut groups = Vec::new();
+    while !left.is_empty() {
+        let best = classes
+            .iter()
+            .max_by_key(|c| {
+                let n = left.iter().filter(|p| !images(p, c).is_empty()).count();
+                (n, std::cmp::Reverse(c[0]))
+            })
+            .expect("a board has holes");
+        let (here, rest): (Vec<&Pair>, Vec<&Pair>) =
+            left.iter().partition(|p| !images(p, best).is_empty());
+        left = rest;
+        let mut starts: Vec<usize> = here.iter().flat_map(|p| images(p, best)).collect();
+        starts.sort_unstable();
+        starts.dedup();
+        if here.len() == 1 || starts.len() > engine::max_starts(board) {
+            groups.extend(here.into_iter().map(|p| Group {
+                starts: vec![p.hole],
+                members: vec![Member {
+                    pair: p,
+                    slot: 0,
+                    symmetry: 0,
+                }],
+            }));
+            continue;
+        }
+        let members = here
+            .into_iter()
+            .map(|p| {
+                let to = images(p, best)[0];
+                Member {
+                    pair: p,
+                    slot: starts.iter().position(|&h| h == to).expect("an image"),
+                    symmetry: symmetries
+                        .iter()
+                        .position(|s| s.perm()[p.hole] == to)
+                        .expect("a symmetry"),
+                }
+            })
+            .collect();
+        groups.push(Group { starts, members });
+    }
+    groups
+}
+
+/// The counts of a sweep's start seen from the pair's own hole `hole`: the start sent there
+/// by `symmetry` (an index into the board's symmetries) was counted, so its finishing holes
+/// are mapped back. Every other statistic is the same for symmetric starts.
+fn relabel(board: &Board, counts: &Counts, hole: usize, symmetry: usize) -> Counts {
+    let perm = board.symmetries()[symmetry].perm();
+    let mut back = vec![0; perm.len()];
+    for (h, &to) in perm.iter().enumerate() {
+        back[to] = h;
+    }
+    let mut finish: Vec<(usize, u128)> = counts
+        .finish
+        .iter()
+        .map(|(name, w)| (back[board.hole(name).expect("a hole of the board")], *w))
+        .collect();
+    finish.sort_unstable();
+    Counts {
+        start: board.hole_name(hole),
+        finish: finish
+            .into_iter()
+            .map(|(h, w)| (board.hole_name(h), w))
+            .collect(),
+        ..counts.clone()
+    }
 }
 
 /// Quotes a command line for the shell, so it can be pasted back.

@@ -161,20 +161,28 @@ fn second_run_over_a_complete_dir_does_no_work() {
     assert_eq!(before, after, "a complete table must not be rewritten");
 }
 
-/// Starts a table run of tri:4..6 (12 pairs) and kills it with `signal` once `done` pairs
-/// are on disk. Returns whether the process was still running when signalled.
+/// The batch the kill tests interrupt: tri:4..7 from a1 and b3, 8 pairs. The six of tri:4..6
+/// take milliseconds; the two of tri:7 are one sweep of several seconds (one position class
+/// holds both), so a kill once six pairs are on disk lands inside that sweep.
+const KILL_BATCH: &[&str] = &[
+    "table",
+    "--board",
+    "tri:4..7",
+    "--starts",
+    "a1",
+    "b3",
+    "--threads",
+    "1",
+    "--quiet",
+    "--csv",
+];
+
+/// Starts [`KILL_BATCH`] and kills it with `signal` once `done` pairs are on disk. Returns
+/// whether the process was still running when signalled.
 fn run_and_kill(dir: &Path, signal: &str, done: usize) -> bool {
     let bin = assert_cmd::cargo::cargo_bin("pegsol");
     let mut child = Command::new(bin)
-        .args([
-            "table",
-            "--board",
-            "tri:4..6",
-            "--threads",
-            "1",
-            "--quiet",
-            "--csv",
-        ])
+        .args(KILL_BATCH)
         .arg(dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -206,16 +214,20 @@ fn run_and_kill(dir: &Path, signal: &str, done: usize) -> bool {
 #[test]
 fn resume_after_kill_equals_an_uninterrupted_run() {
     let whole = tempfile::tempdir().unwrap();
-    table(whole.path(), &["tri:4..6"]).assert().success();
-    assert_eq!(runs_keys(whole.path()).len(), 12);
+    pegsol()
+        .args(KILL_BATCH)
+        .arg(whole.path())
+        .assert()
+        .success();
+    assert_eq!(runs_keys(whole.path()).len(), 8);
 
     for signal in ["-KILL", "-TERM"] {
         let dir = tempfile::tempdir().unwrap();
-        let interrupted = run_and_kill(dir.path(), signal, 8);
+        let interrupted = run_and_kill(dir.path(), signal, 6);
         let kept = runs_keys(dir.path()).len();
-        eprintln!("{signal}: still running when signalled: {interrupted}; {kept} of 12 pairs kept");
+        eprintln!("{signal}: still running when signalled: {interrupted}; {kept} of 8 pairs kept");
         if interrupted {
-            assert!(kept < 12, "{signal}: {kept} pairs after the kill");
+            assert!(kept < 8, "{signal}: {kept} pairs after the kill");
         }
         // Every file on disk is whole and consistent after the kill.
         let t = Table::load(dir.path(), Format::Csv).expect("readable after kill");
@@ -223,12 +235,14 @@ fn resume_after_kill_equals_an_uninterrupted_run() {
         // A temporary file a kill may leave behind is cleared by the resumed run.
         std::fs::write(dir.path().join(".summary.csv.abc123"), "half a fi").unwrap();
         // Resuming computes only the missing pairs.
-        table(dir.path(), &["tri:4..6"])
+        pegsol()
+            .args(KILL_BATCH)
+            .arg(dir.path())
             .assert()
             .success()
             .stderr(predicates::str::contains(format!(
-                "12 pairs: {} computed, {kept} already complete",
-                12 - kept
+                "8 pairs: {} computed, {kept} already complete",
+                8 - kept
             )));
         assert_same_table(whole.path(), dir.path());
         assert!(!dir.path().join(".summary.csv.abc123").exists());
