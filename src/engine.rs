@@ -42,39 +42,83 @@ pub const MAX_STARTS: usize = 16;
 
 type Hasher = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
 
-/// One shard of a layer: canonical position -> one count per start (`N` lanes).
-///
-/// A count is split into its low 64 bits, kept in `low` for every entry, and its high 64
-/// bits, kept in `high` only for the entries that have them (late layers of large boards).
-/// Entries are `8 + 8N` bytes instead of `8 + 16N`: the sweep is bound by memory traffic,
-/// and this measured 8-11% faster and 30% smaller on tri:7 and english (DESIGN.md).
-#[derive(Default)]
-struct Shard<K, const N: usize> {
-    low: HashMap<K, [u64; N], Hasher>,
-    high: HashMap<K, [u64; N], Hasher>,
+/// The low part of a count, which every entry holds for each start: `u64`, or `u32` while
+/// the counts of a sweep of several starts are small (DESIGN.md, "Narrow lanes"). The rest
+/// of a count, its value shifted right by `BITS`, lives in a sparse map beside the entries.
+trait Lane: Copy + Default + Send + Sync + std::fmt::Debug + 'static {
+    const BITS: u32;
+    /// The low `BITS` bits of `x`.
+    fn low(x: u128) -> Self;
+    fn wide(self) -> u128;
+    fn add(self, other: Self) -> (Self, bool);
 }
 
-impl<K: Bits, const N: usize> Shard<K, N> {
+impl Lane for u32 {
+    const BITS: u32 = 32;
+    #[inline]
+    fn low(x: u128) -> Self {
+        x as u32
+    }
+    #[inline]
+    fn wide(self) -> u128 {
+        self.into()
+    }
+    #[inline]
+    fn add(self, other: Self) -> (Self, bool) {
+        self.overflowing_add(other)
+    }
+}
+
+impl Lane for u64 {
+    const BITS: u32 = 64;
+    #[inline]
+    fn low(x: u128) -> Self {
+        x as u64
+    }
+    #[inline]
+    fn wide(self) -> u128 {
+        self.into()
+    }
+    #[inline]
+    fn add(self, other: Self) -> (Self, bool) {
+        self.overflowing_add(other)
+    }
+}
+
+/// One shard of a layer: canonical position -> one count per start (`N` lanes).
+///
+/// A count is split into its low `L::BITS` bits, kept in `low` for every entry, and the
+/// rest, kept in `high` only for the entries that have it. With one start, entries are 16
+/// bytes instead of 24 (u64 lanes): the sweep is bound by memory traffic, and this measured
+/// 8-11% faster and 30% smaller on tri:7 and english (DESIGN.md).
+#[derive(Default)]
+struct Shard<K, L, const N: usize> {
+    low: HashMap<K, [L; N], Hasher>,
+    high: HashMap<K, [u128; N], Hasher>,
+}
+
+impl<K: Bits, L: Lane, const N: usize> Shard<K, L, N> {
     fn len(&self) -> usize {
         self.low.len()
     }
 
     /// Bytes held by both maps (entry plus control byte per slot).
     fn bytes(&self) -> u64 {
-        let slot = (std::mem::size_of::<(K, [u64; N])>() + 1) as u64;
-        (self.low.capacity() + self.high.capacity()) as u64 * slot
+        let low = std::mem::size_of::<(K, [L; N])>() + 1;
+        let high = std::mem::size_of::<(K, [u128; N])>() + 1;
+        (self.low.capacity() * low + self.high.capacity() * high) as u64
     }
 
-    /// Adds `lo` to the low halves of `key`'s counts, carrying into the high halves.
+    /// Adds `lo` to the low parts of `key`'s counts, carrying into the high parts.
     #[inline]
-    fn add_low(&mut self, key: K, lo: &[u64; N]) -> Result<()> {
-        let slot = self.low.entry(key).or_insert([0; N]);
-        let mut carry = [0u64; N];
+    fn add_low(&mut self, key: K, lo: &[L; N]) -> Result<()> {
+        let slot = self.low.entry(key).or_insert([L::default(); N]);
+        let mut carry = [0u128; N];
         let mut any = false;
         for k in 0..N {
-            let (sum, c) = slot[k].overflowing_add(lo[k]);
+            let (sum, c) = slot[k].add(lo[k]);
             slot[k] = sum;
-            carry[k] = u64::from(c);
+            carry[k] = u128::from(c);
             any |= c;
         }
         if any {
@@ -84,31 +128,33 @@ impl<K: Bits, const N: usize> Shard<K, N> {
         }
     }
 
-    /// Adds `hi * 2^64` to `key`'s counts.
+    /// Adds `hi * 2^L::BITS` to `key`'s counts.
     #[cold]
     #[inline(never)]
-    fn add_high(&mut self, key: K, hi: &[u64; N]) -> Result<()> {
+    fn add_high(&mut self, key: K, hi: &[u128; N]) -> Result<()> {
         let slot = self.high.entry(key).or_insert([0; N]);
         for k in 0..N {
-            slot[k] = slot[k].checked_add(hi[k]).ok_or_else(|| {
-                Error::Overflow(format!("a count of position {key:?} exceeds u128"))
-            })?;
+            slot[k] = slot[k]
+                .checked_add(hi[k])
+                .filter(|&x| x >> (128 - L::BITS) == 0)
+                .ok_or_else(|| {
+                    Error::Overflow(format!("a count of position {key:?} exceeds u128"))
+                })?;
         }
         Ok(())
     }
 }
 
 /// A finished layer's shard, packed for the next sweep: its entries in a vector of exactly
-/// their number (`8 + 8N` bytes each, where the table held about 1.6 times that on
-/// average), the sparse high halves kept as they were. The vector is freed as soon as its
-/// unit is expanded.
-struct Frozen<K, const N: usize> {
-    low: Vec<(K, [u64; N])>,
-    high: HashMap<K, [u64; N], Hasher>,
+/// their number (where the table held about 1.6 times that on average), the sparse high
+/// parts kept as they were. The vector is freed as soon as its unit is expanded.
+struct Frozen<K, L, const N: usize> {
+    low: Vec<(K, [L; N])>,
+    high: HashMap<K, [u128; N], Hasher>,
 }
 
-impl<K: Bits, const N: usize> Frozen<K, N> {
-    fn new(shard: Shard<K, N>) -> Self {
+impl<K: Bits, L: Lane, const N: usize> Frozen<K, L, N> {
+    fn new(shard: Shard<K, L, N>) -> Self {
         Frozen {
             low: shard.low.into_iter().collect(),
             high: shard.high,
@@ -120,37 +166,51 @@ impl<K: Bits, const N: usize> Frozen<K, N> {
     }
 
     fn bytes(&self) -> u64 {
-        let entry = std::mem::size_of::<(K, [u64; N])>() as u64;
-        self.low.capacity() as u64 * entry + self.high.capacity() as u64 * (entry + 1)
+        let low = std::mem::size_of::<(K, [L; N])>();
+        let high = std::mem::size_of::<(K, [u128; N])>() + 1;
+        (self.low.capacity() * low + self.high.capacity() * high) as u64
     }
 
     /// Takes every `(position, counts)` out, leaving the shard empty.
-    fn drain(&mut self) -> impl Iterator<Item = (K, [u128; N])> + use<K, N> {
+    fn drain(&mut self) -> impl Iterator<Item = (K, [u128; N])> + use<K, L, N> {
         let low = std::mem::take(&mut self.low);
         let high = std::mem::take(&mut self.high);
         low.into_iter().map(move |(k, lo)| {
-            let hi = if high.is_empty() {
-                None
-            } else {
-                high.get(&k).copied()
-            };
-            let mut v = lo.map(u128::from);
-            if let Some(hi) = hi {
+            let mut v = lo.map(L::wide);
+            if !high.is_empty()
+                && let Some(hi) = high.get(&k)
+            {
                 for (x, h) in v.iter_mut().zip(hi) {
-                    *x |= u128::from(h) << 64;
+                    *x |= h << L::BITS;
                 }
             }
             (k, v)
         })
     }
+
+    /// The same entries with lanes of another width.
+    fn relane<M: Lane>(mut self) -> Frozen<K, M, N> {
+        let mut out = Frozen {
+            low: Vec::with_capacity(self.len()),
+            high: HashMap::default(),
+        };
+        for (k, v) in self.drain() {
+            out.low.push((k, v.map(M::low)));
+            let hi = v.map(|x| x >> M::BITS);
+            if hi.iter().any(|&x| x != 0) {
+                out.high.insert(k, hi);
+            }
+        }
+        out
+    }
 }
 
-/// Children of one work unit, per next-layer shard: `(canonical child, low 64 bits of the
-/// counts)`, and the high 64 bits of the counts that have them.
+/// Children of one work unit, per next-layer shard: `(canonical child, low parts of the
+/// counts)`, and the high parts of the counts that have them.
 #[derive(Clone, Default)]
-struct Out<K, const N: usize> {
-    low: Vec<(K, [u64; N])>,
-    high: Vec<(K, [u64; N])>,
+struct Out<K, L, const N: usize> {
+    low: Vec<(K, [L; N])>,
+    high: Vec<(K, [u128; N])>,
 }
 
 /// How to run a count.
@@ -302,6 +362,21 @@ impl<K, const N: usize> LayerAcc<K, N> {
     }
 }
 
+/// Whether `PEGSOL_TRACE` asks for one line per layer on stderr (sizes and memory).
+fn trace() -> bool {
+    std::env::var_os("PEGSOL_TRACE").is_some()
+}
+
+/// What a sweep has gathered so far: per start, the layers and the wins per finishing hole.
+struct Run {
+    started: Instant,
+    bar: indicatif::ProgressBar,
+    layers: Vec<Vec<Layer>>,
+    finish: Vec<Vec<u128>>,
+    /// Positions (not reduced) counted so far, all starts together, for the progress bar.
+    positions: u64,
+}
+
 /// The sweep of one board from up to `N` starts, with bitboards of type `K`.
 struct Sweep<'a, K: Bits, const N: usize> {
     board: &'a Board,
@@ -347,7 +422,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         }
     }
 
-    fn new_tables() -> Vec<Shard<K, N>> {
+    fn new_tables<L: Lane>() -> Vec<Shard<K, L, N>> {
         (0..SHARDS).map(|_| Shard::default()).collect()
     }
 
@@ -355,11 +430,11 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     /// layer statistics and pushes each child's canonical form, with the counts permuted to
     /// the child's starts, into `out[shard]`.
     #[inline]
-    fn expand(
+    fn expand<L: Lane>(
         &self,
         pos: K,
         counts: [u128; N],
-        out: &mut [Out<K, N>],
+        out: &mut [Out<K, L, N>],
         acc: &mut LayerAcc<K, N>,
     ) -> Result<()> {
         let (g, h) = (self.moves.group_order(), self.moves.subgroup_order());
@@ -404,8 +479,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 carried[k] = sum;
             }
         }
-        let low = carried.map(|c| c as u64);
-        let high = carried.map(|c| (c >> 64) as u64);
+        let low = carried.map(L::low);
+        let high = carried.map(|c| c >> L::BITS);
         let has_high = high.iter().any(|&x| x != 0);
         let moved = self.moves.each_jump(pos, |j| {
             let (canon, by) = self.moves.canonical_child_by(&img, j);
@@ -417,13 +492,13 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 }
             } else {
                 let to = &self.fwd[by];
-                let mut l = [0u64; N];
+                let mut l = [L::default(); N];
                 for k in 0..N {
                     l[to[k]] = low[k];
                 }
                 out.low.push((canon, l));
                 if has_high {
-                    let mut hi = [0u64; N];
+                    let mut hi = [0u128; N];
                     for k in 0..N {
                         hi[to[k]] = high[k];
                     }
@@ -511,12 +586,16 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     }
 
     fn run(&self, opts: &CountOptions) -> Result<Vec<Counts>> {
-        let started = Instant::now();
         let n = self.starts.len();
         let start_pegs = self.starts[0].count_ones() as usize;
-        let bar = progress::bar(start_pegs as u64, "jumps", opts.progress);
-        let entry_bytes = std::mem::size_of::<(K, [u64; N])>() as u64;
-        let mut first_layer = Self::new_tables();
+        let mut run = Run {
+            started: Instant::now(),
+            bar: progress::bar(start_pegs as u64, "jumps", opts.progress),
+            layers: vec![Vec::new(); n],
+            finish: vec![vec![0u128; self.board.holes()]; n],
+            positions: 0,
+        };
+        let mut first_layer = Self::new_tables::<u64>();
         let h = self.moves.subgroup_order();
         for &s in &self.starts {
             // Each start is one sequence (the empty one) into the orbit of the pair (start,
@@ -527,20 +606,62 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             one[slot.expect("H maps starts to starts")] = 1;
             first_layer[canon.shard(SHARDS)].add_low(canon, &one)?;
         }
-        let mut current: Vec<Frozen<K, N>> = first_layer.into_iter().map(Frozen::new).collect();
-        let mut layers: Vec<Vec<Layer>> = vec![Vec::new(); n];
-        let mut finish = vec![vec![0u128; self.board.holes()]; n];
+        let first: Vec<Frozen<K, u64, N>> = first_layer.into_iter().map(Frozen::new).collect();
+        if N > 1 {
+            // Narrow lanes while carries are rare, then wide ones.
+            let first = first.into_iter().map(Frozen::relane::<u32>).collect();
+            let (rest, jumps) = self.layers::<u32>(first, 0, true, &mut run, opts)?;
+            let rest = rest.into_par_iter().map(Frozen::relane::<u64>).collect();
+            self.layers::<u64>(rest, jumps, false, &mut run, opts)?;
+        } else {
+            self.layers::<u64>(first, 0, false, &mut run, opts)?;
+        }
+        run.bar.finish_and_clear();
+        Ok(self
+            .starts
+            .iter()
+            .zip(run.layers)
+            .zip(run.finish)
+            .map(|((&start, layers), finish)| Counts {
+                board: self.board.name().to_string(),
+                start: self.board.start_name(start.to_u128()),
+                holes: self.board.holes(),
+                start_pegs,
+                layers,
+                finish: finish
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &w)| w > 0)
+                    .map(|(h, &w)| (self.board.hole_name(h), w))
+                    .collect(),
+            })
+            .collect())
+    }
+
+    /// Sweeps layer `jumps` (`current`) and the layers after it, recording their statistics
+    /// in `run`, until no position is left or, when `narrow`, until more than one entry in
+    /// 64 of a finished layer carries into the high parts. Returns the layer not yet swept
+    /// and its number.
+    #[allow(clippy::type_complexity)]
+    fn layers<L: Lane>(
+        &self,
+        mut current: Vec<Frozen<K, L, N>>,
+        mut jumps: usize,
+        narrow: bool,
+        run: &mut Run,
+        opts: &CountOptions,
+    ) -> Result<(Vec<Frozen<K, L, N>>, usize)> {
+        let entry_bytes = std::mem::size_of::<(K, [L; N])>() as u64;
         let batch = (2 * rayon::current_num_threads()).clamp(4, SHARDS);
         // Children buffers, one set per unit of a batch, reused across batches and layers.
-        let mut pool: Vec<Vec<Out<K, N>>> =
+        let mut pool: Vec<Vec<Out<K, L, N>>> =
             (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();
-        let mut total_positions = 0u64;
-        for jumps in 0.. {
+        loop {
             let entries: usize = current.iter().map(|t| t.len()).sum();
             if entries == 0 {
-                break;
+                return Ok((current, jumps));
             }
-            let mut next = Self::new_tables();
+            let mut next = Self::new_tables::<L>();
             let mut acc = LayerAcc::default();
             for first in (0..SHARDS).step_by(batch) {
                 if opts
@@ -583,7 +704,10 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 let buffers: u64 = pool
                     .iter()
                     .flatten()
-                    .map(|b| (b.low.capacity() + b.high.capacity()) as u64 * entry_bytes)
+                    .map(|b| {
+                        b.low.capacity() as u64 * entry_bytes
+                            + (b.high.capacity() * std::mem::size_of::<(K, [u128; N])>()) as u64
+                    })
                     .sum();
                 for unit_acc in accs {
                     acc.absorb(unit_acc)?;
@@ -606,10 +730,11 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 }
             }
             let reduced = self.reduced_counts(&mut acc);
+            acc.reduced = Vec::new();
             for &(k, hole, wins) in &acc.finish {
-                finish[k][hole] = add(finish[k][hole], wins)?;
+                run.finish[k][hole] = add(run.finish[k][hole], wins)?;
             }
-            for (k, layers) in layers.iter_mut().enumerate() {
+            for (k, layers) in run.layers.iter_mut().enumerate() {
                 if acc.positions[k] > 0 {
                     layers.push(Layer {
                         jumps,
@@ -620,36 +745,37 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     });
                 }
             }
-            total_positions += acc.positions.iter().sum::<u64>();
-            let secs = started.elapsed().as_secs_f64().max(1e-9);
-            bar.set_message(format!(
+            run.positions += acc.positions.iter().sum::<u64>();
+            let secs = run.started.elapsed().as_secs_f64().max(1e-9);
+            run.bar.set_message(format!(
                 "{} positions, {:.1} M/s",
-                thousands::Separable::separate_with_commas(&total_positions),
-                total_positions as f64 / secs / 1e6
+                thousands::Separable::separate_with_commas(&run.positions),
+                run.positions as f64 / secs / 1e6
             ));
-            bar.inc(1);
+            run.bar.inc(1);
+            let held: u64 = next.iter().map(|t| t.bytes()).sum();
             current = next.into_par_iter().map(Frozen::new).collect();
+            jumps += 1;
+            if trace() {
+                eprintln!(
+                    "layer {jumps}: {} entries ({} carry), {} lanes of {} bits, tables {} MiB, \
+                     peak RSS {} MiB",
+                    current.iter().map(|t| t.len()).sum::<usize>(),
+                    current.iter().map(|t| t.high.len()).sum::<usize>(),
+                    N,
+                    L::BITS,
+                    held >> 20,
+                    crate::memory::peak_rss().unwrap_or(0) >> 20
+                );
+            }
+            if narrow {
+                let carried: usize = current.iter().map(|t| t.high.len()).sum();
+                let entries: usize = current.iter().map(|t| t.len()).sum();
+                if carried * 64 > entries {
+                    return Ok((current, jumps));
+                }
+            }
         }
-        bar.finish_and_clear();
-        Ok(self
-            .starts
-            .iter()
-            .zip(layers)
-            .zip(finish)
-            .map(|((&start, layers), finish)| Counts {
-                board: self.board.name().to_string(),
-                start: self.board.start_name(start.to_u128()),
-                holes: self.board.holes(),
-                start_pegs,
-                layers,
-                finish: finish
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &w)| w > 0)
-                    .map(|(h, &w)| (self.board.hole_name(h), w))
-                    .collect(),
-            })
-            .collect())
     }
 
     /// The starts, for messages.
@@ -668,10 +794,10 @@ mod tests {
 
     #[test]
     fn shard_counts_carry_into_the_high_half() {
-        let mut s = Shard::<u64, 1>::default();
+        let mut s = Shard::<u64, u64, 1>::default();
         s.add_low(7, &[u64::MAX]).unwrap();
         s.add_low(7, &[2]).unwrap(); // carries: 2^64 + 1
-        s.add_high(7, &[3]).unwrap(); // + 3 * 2^64
+        s.add_high(7, &[3u128]).unwrap(); // + 3 * 2^64
         s.add_low(9, &[5]).unwrap();
         assert_eq!(s.len(), 2);
         let mut frozen = Frozen::new(s);
@@ -684,7 +810,7 @@ mod tests {
 
     #[test]
     fn each_lane_carries_on_its_own() {
-        let mut s = Shard::<u64, 2>::default();
+        let mut s = Shard::<u64, u64, 2>::default();
         s.add_low(1, &[u64::MAX, 4]).unwrap();
         s.add_low(1, &[1, u64::MAX]).unwrap(); // lane 0: 2^64; lane 1: 2^64 + 3
         let all: Vec<(u64, [u128; 2])> = Frozen::new(s).drain().collect();
@@ -692,9 +818,26 @@ mod tests {
     }
 
     #[test]
+    fn narrow_lanes_carry_and_widen_exactly() {
+        let mut s = Shard::<u64, u32, 2>::default();
+        s.add_low(3, &[u32::MAX, 1]).unwrap();
+        s.add_low(3, &[2, 2]).unwrap(); // lane 0: 2^32 + 1, lane 1: 3
+        s.add_high(3, &[1u128 << 90, 0]).unwrap();
+        assert!(
+            s.add_high(3, &[1u128 << 96, 0]).is_err(),
+            "2^32 * 2^96 exceeds u128"
+        );
+        let want = [(1u128 << 122) + (1 << 32) + 1, 3];
+        let wide = Frozen::new(s).relane::<u64>();
+        assert_eq!(wide.high.len(), 1);
+        let all: Vec<(u64, [u128; 2])> = wide.relane::<u32>().drain().collect();
+        assert_eq!(all, [(3, want)]);
+    }
+
+    #[test]
     fn shard_overflow_past_u128_is_an_error() {
-        let mut s = Shard::<u64, 1>::default();
-        s.add_high(1, &[u64::MAX]).unwrap();
+        let mut s = Shard::<u64, u64, 1>::default();
+        s.add_high(1, &[u64::MAX as u128]).unwrap();
         s.add_low(1, &[u64::MAX]).unwrap();
         let err = s.add_low(1, &[1]).unwrap_err();
         assert!(matches!(err, Error::Overflow(_)), "{err}");
