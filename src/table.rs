@@ -1,10 +1,12 @@
 //! `pegsol table`: counts every start class of several boards in one resumable batch.
 //!
 //! A batch is a list of [`Pair`]s (board, start hole), one per symmetry class of
-//! single-vacancy starts (the class's smallest hole stands for it). Finished pairs live in a
-//! [`Table`]; after each pair the whole table is written to the output directory with
+//! single-vacancy starts (the class's smallest hole stands for it). The pairs of a board are
+//! grouped into sweeps, one per position class ([`group_sweeps`]): a sweep counts several
+//! starts at once and answers all its pairs together. Finished pairs live in a [`Table`];
+//! after each sweep the whole table is written to the output directory with
 //! [`output::write_atomically`], so an interrupted batch (Ctrl-C, SIGTERM, SIGKILL) loses at
-//! most the pair in progress, and rerunning the command skips every pair already complete.
+//! most the sweep in progress, and rerunning the command skips every pair already complete.
 //!
 //! Files (CSV format): the four files of `pegsol count` with the same columns, plus the
 //! column `start_class_size` at the end of `summary.csv`, plus `runs.csv` (one provenance row
@@ -629,7 +631,7 @@ pub struct BatchReport {
 }
 
 /// Runs the pairs of `plan` not yet in the table stored in `opts.dir`, saving the table
-/// after each one. Returns [`Error::Interrupted`] on Ctrl-C or SIGTERM, with every pair
+/// after each sweep. Returns [`Error::Interrupted`] on Ctrl-C or SIGTERM, with every pair
 /// finished so far saved.
 pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
     let mut table = match &opts.dir {
@@ -652,16 +654,17 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
         opts.threads
     };
     let bar = progress::bar(todo.len() as u64, "pairs", opts.progress);
-    let mut boards: BTreeMap<String, Board> = BTreeMap::new();
+    // Boards in the plan's order.
+    let mut boards: Vec<(&str, Board)> = Vec::new();
     for p in &todo {
-        if !boards.contains_key(&p.board) {
-            boards.insert(p.board.clone(), Board::from_spec(&p.board)?);
+        if !boards.iter().any(|(b, _)| *b == p.board) {
+            boards.push((&p.board, Board::from_spec(&p.board)?));
         }
     }
     let mut computed = 0;
     let mut peak_bytes = memory::peak_rss();
     for (spec, board) in &boards {
-        let pairs: Vec<&Pair> = todo.iter().copied().filter(|p| &p.board == spec).collect();
+        let pairs: Vec<&Pair> = todo.iter().copied().filter(|p| p.board == *spec).collect();
         for p in &pairs {
             let class = board
                 .hole_classes()
