@@ -19,6 +19,7 @@
 use crate::bits::Bits;
 use crate::board::{Board, Jump, Pegs, bit};
 use crate::error::{Error, Result};
+use crate::regions::{Bound, Regions};
 use crate::symmetry::{Symmetry, Transforms};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -88,9 +89,48 @@ pub fn min_moves(
         }
     }
     if board.holes() <= 64 {
-        Search::<u64>::new(board, &fwd, &bwd, max_memory).run()
+        deepen::<u64>(board, &fwd, &bwd, max_memory)
     } else {
-        Search::<u128>::new(board, &fwd, &bwd, max_memory).run()
+        deepen::<u128>(board, &fwd, &bwd, max_memory)
+    }
+}
+
+/// Runs the pruned search with limits `L = lower bound, L + 1, ...` until one is not cut
+/// short by its limit: it found the fewest moves, or proved (having pruned nothing) that no
+/// game exists.
+fn deepen<K: Bits>(board: &Board, fwd: &[Pegs], bwd: &[Pegs], max_memory: u64) -> Result<MinMoves> {
+    let regions = Regions::new(board);
+    let bound = Bound::<K>::new(&regions, bwd, fwd);
+    let first = fwd
+        .iter()
+        .map(|&s| bound.to_finish(K::from_u128(s)))
+        .min()
+        .unwrap_or(0);
+    let mut limit = first;
+    let mut tried = Vec::new();
+    loop {
+        let search = Search::<K>::new(board, fwd, bwd, &bound, limit, max_memory);
+        let (mut r, cut) = search.run()?;
+        if std::env::var_os("PEGSOL_TRACE").is_some() {
+            eprintln!("bound {limit}: {}", r.proof);
+        }
+        if !cut {
+            if !tried.is_empty() {
+                r.proof = format!(
+                    "{}; no game within {} moves (searches bounded at {})",
+                    r.proof,
+                    limit - 1,
+                    tried
+                        .iter()
+                        .map(usize::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+            return Ok(r);
+        }
+        tried.push(limit);
+        limit += 1;
     }
 }
 
@@ -114,6 +154,8 @@ struct Side<K: Bits> {
     transforms: Transforms<K>,
     dist: Table<K>,
     frontier: Vec<K>,
+    /// The size of the frontier before the last expansion.
+    previous: usize,
     depth: usize,
     done: bool,
 }
@@ -134,8 +176,21 @@ impl<K: Bits> Side<K> {
             transforms,
             dist,
             frontier,
+            previous: 0,
             depth: 0,
             done: false,
+        }
+    }
+
+    /// A guess at the size of the next layer: the frontier times its last growth. (The
+    /// pruning makes the sides grow at very different rates: on tri:8 the backward side
+    /// grew 150-fold where the forward side grew 5-fold.)
+    fn next_size(&self) -> f64 {
+        let now = self.frontier.len() as f64;
+        if self.previous == 0 {
+            now
+        } else {
+            now * now / self.previous as f64
         }
     }
 
@@ -158,11 +213,28 @@ struct Search<'a, K: Bits> {
     undo: Steps<K>,
     /// Side 0 searches forward from the starts, side 1 backward from the goals.
     sides: [Side<K>; 2],
-    max_entries: usize,
+    /// Lower bounds on the moves to a goal (side 0) and from a source (side 1).
+    bound: &'a Bound<K>,
+    /// Per side: whether the bound can differ between the images of a stored position
+    /// (the side's symmetries do not fix the other side's sources), so that the smallest
+    /// over the images must be taken.
+    image_min: [bool; 2],
+    /// Positions whose distance plus bound exceeds `limit` are dropped.
+    limit: usize,
+    /// The smallest distance plus bound among the dropped positions, if any was dropped.
+    pruned: Option<usize>,
+    max_bytes: u64,
 }
 
 impl<'a, K: Bits> Search<'a, K> {
-    fn new(board: &'a Board, fwd: &[Pegs], bwd: &[Pegs], max_memory: u64) -> Self {
+    fn new(
+        board: &'a Board,
+        fwd: &[Pegs],
+        bwd: &[Pegs],
+        bound: &'a Bound<K>,
+        limit: usize,
+        max_memory: u64,
+    ) -> Self {
         let mut jumps = vec![Vec::new(); board.holes()];
         let mut undo = vec![Vec::new(); board.holes()];
         for j in board.jumps() {
@@ -170,12 +242,39 @@ impl<'a, K: Bits> Search<'a, K> {
             jumps[j.from].push((all, K::bit(j.from) | K::bit(j.over), j.to));
             undo[j.to].push((all, K::bit(j.to), j.from));
         }
+        let fixes = |own: &[Pegs], other: &[Pegs]| {
+            let theirs = set_stabiliser(board, other);
+            set_stabiliser(board, own)
+                .iter()
+                .all(|s| theirs.iter().any(|t| t.perm() == s.perm()))
+        };
         Search {
             board,
             jumps,
             undo,
             sides: [Side::new(board, fwd), Side::new(board, bwd)],
-            max_entries: (max_memory / 24).min(usize::MAX as u64) as usize,
+            bound,
+            image_min: [!fixes(fwd, bwd), !fixes(bwd, fwd)],
+            limit,
+            pruned: None,
+            max_bytes: max_memory,
+        }
+    }
+
+    /// The bound of side `i` at a stored (canonical) position.
+    fn estimate(&self, i: usize, pos: K) -> usize {
+        let h = |x: K| {
+            if i == 0 {
+                self.bound.to_finish(x)
+            } else {
+                self.bound.from_start(x)
+            }
+        };
+        if self.image_min[i] {
+            let t = &self.sides[i].transforms;
+            (0..t.len()).map(|g| h(t.apply(g, pos))).min().unwrap_or(0)
+        } else {
+            h(pos)
         }
     }
 
@@ -209,56 +308,98 @@ impl<'a, K: Bits> Search<'a, K> {
         }
     }
 
-    /// Expands side `i` by one layer; returns the new positions.
-    fn expand(&mut self, i: usize) -> Result<Vec<K>> {
+    /// Expands side `i` by one layer; its frontier becomes the new positions.
+    fn expand(&mut self, i: usize) -> Result<()> {
         let frontier = std::mem::take(&mut self.sides[i].frontier);
         let side = &self.sides[i];
-        let found: Vec<Vec<K>> = frontier
+        let depth = side.depth + 1;
+        let found: Vec<(Vec<K>, Option<usize>)> = frontier
             .par_chunks(1024)
             .map(|chunk| {
                 let mut out = Vec::new();
+                let mut pruned: Option<usize> = None;
                 for &pos in chunk {
                     self.moves(i, pos, &mut |next, _| {
                         let c = side.transforms.canonical(next);
-                        if !side.dist.contains_key(&c) {
+                        if side.dist.contains_key(&c) {
+                            return;
+                        }
+                        let f = depth + self.estimate(i, c);
+                        if f > self.limit {
+                            pruned = Some(pruned.map_or(f, |p| p.min(f)));
+                        } else {
                             out.push(c);
                         }
                     });
                 }
                 out.sort_unstable();
                 out.dedup();
-                out
+                (out, pruned)
             })
             .collect();
+        let frontier_len = frontier.len();
+        drop(frontier);
+        let new_total: usize = found.iter().map(|(v, _)| v.len()).sum();
+        self.check_memory(i, depth, new_total)?;
         let side = &mut self.sides[i];
-        let depth = side.depth + 1;
         let d = u8::try_from(depth).map_err(|_| Error::input("more than 255 moves"))?;
         let mut fresh = Vec::new();
-        for c in found.into_iter().flatten() {
-            if let std::collections::hash_map::Entry::Vacant(e) = side.dist.entry(c) {
-                e.insert(d);
-                fresh.push(c);
+        for (v, p) in found {
+            if let Some(p) = p {
+                self.pruned = Some(self.pruned.map_or(p, |q| q.min(p)));
+            }
+            for c in v {
+                if let std::collections::hash_map::Entry::Vacant(e) = side.dist.entry(c) {
+                    e.insert(d);
+                    fresh.push(c);
+                }
             }
         }
         side.depth = depth;
         side.done = fresh.is_empty();
-        side.frontier = fresh.clone();
-        let held: usize = self.sides.iter().map(|s| s.dist.len()).sum();
-        if held > self.max_entries {
-            return Err(Error::Memory(format!(
-                "the fewest-moves search holds {held} positions at depth {depth}, more than the \
-                 memory limit allows; raise --max-memory"
-            )));
-        }
-        Ok(fresh)
+        side.previous = frontier_len;
+        side.frontier = fresh;
+        Ok(())
     }
 
-    /// The best meeting among `new` positions of side `i` (at that side's depth): the
-    /// total moves and the concrete position where the sides meet.
-    fn meet(&self, i: usize, new: &[K]) -> Option<(usize, K)> {
+    /// Stops before inserting `new` positions into side `i` if the tables, grown to hold
+    /// them, and the frontier vectors would pass the memory limit.
+    fn check_memory(&self, i: usize, depth: usize, new: usize) -> Result<()> {
+        // A table slot holds a key and a one-byte distance (padded), plus a control byte; at
+        // most 7/8 of the slots are used. A full table doubles, the old one still held.
+        let slot = std::mem::size_of::<(K, u8)>() as u64 + 1;
+        let table = |len: usize, cap: usize| -> u64 {
+            let cap = cap.max(1) as u64;
+            let bytes = cap * 8 / 7 * slot;
+            if len as u64 > cap { 3 * bytes } else { bytes }
+        };
+        let mut bytes = 0u64;
+        for (k, s) in self.sides.iter().enumerate() {
+            let len = s.dist.len() + if k == i { new } else { 0 };
+            bytes += table(len, s.dist.capacity());
+            bytes += (s.frontier.len() as u64) * std::mem::size_of::<K>() as u64;
+        }
+        // The unsorted new positions and the frontier they become.
+        bytes += 2 * new as u64 * std::mem::size_of::<K>() as u64;
+        if bytes > self.max_bytes {
+            return Err(Error::Memory(format!(
+                "the fewest-moves search needs about {} MiB at depth {depth} ({} positions \
+                 stored, {} new), more than the memory limit allows; raise --max-memory",
+                bytes >> 20,
+                self.sides.iter().map(|s| s.dist.len()).sum::<usize>(),
+                new
+            )));
+        }
+        Ok(())
+    }
+
+    /// The best meeting among the frontier of side `i` (at that side's depth): the total
+    /// moves and the concrete position where the sides meet.
+    fn meet(&self, i: usize) -> Option<(usize, K)> {
         let side = &self.sides[i];
         let other = &self.sides[1 - i];
-        new.par_iter()
+        side.frontier
+            .par_iter()
             .filter_map(|&s| {
                 (0..side.transforms.len())
                     .filter_map(|g| {
@@ -270,27 +411,43 @@ impl<'a, K: Bits> Search<'a, K> {
             .min()
     }
 
-    fn run(mut self) -> Result<MinMoves> {
-        let sources: Vec<K> = self.sides[0].frontier.clone();
-        let mut best = self.meet(0, &sources);
+    /// Searches every game of at most `limit` moves. Returns the best game found if it is
+    /// proved the fewest, and whether the limit cut the search short (then `best` is `None`:
+    /// no game has at most `limit` moves, and a longer one may exist).
+    fn run(mut self) -> Result<(MinMoves, bool)> {
+        let mut best = self.meet(0);
+        let mut cut = false;
         loop {
             let (a, b) = (self.sides[0].depth, self.sides[1].depth);
-            let exhausted = self.sides.iter().any(|s| s.done);
-            if exhausted || best.is_some_and(|(t, _)| t <= a + b) {
+            // Every game of at most min(limit, a + b) moves has been seen.
+            let seen = self.limit.min(a + b);
+            if best.is_some_and(|(t, _)| t <= seen) {
                 break;
             }
-            // Expand the side with the smaller frontier.
-            let i = usize::from(self.sides[1].frontier.len() < self.sides[0].frontier.len());
-            let fresh = self.expand(i)?;
+            let done = self.sides.iter().any(|s| s.done);
+            if done && self.pruned.is_none() {
+                // Nothing was pruned: every game has been seen.
+                break;
+            }
+            if done || a + b >= self.limit {
+                // Every game within the limit has been seen, and none was found.
+                best = None;
+                cut = true;
+                break;
+            }
+            // Expand the side whose next layer promises to be smaller.
+            let next = |s: &Side<K>| s.next_size();
+            let i = usize::from(next(&self.sides[1]) < next(&self.sides[0]));
+            self.expand(i)?;
             if std::env::var_os("PEGSOL_TRACE").is_some() {
                 eprintln!(
                     "side {i} depth {}: {} new, {} stored",
                     self.sides[i].depth,
-                    fresh.len(),
+                    self.sides[i].frontier.len(),
                     self.sides[i].dist.len()
                 );
             }
-            if let Some((t, x)) = self.meet(i, &fresh)
+            if let Some((t, x)) = self.meet(i)
                 && best.is_none_or(|(bt, _)| t < bt)
             {
                 best = Some((t, x));
@@ -309,18 +466,23 @@ impl<'a, K: Bits> Search<'a, K> {
             debug_assert_eq!(moves, t);
             (moves, start.to_u128(), jumps)
         });
-        Ok(MinMoves {
+        let pruning = match self.pruned {
+            Some(_) => format!(", pruned by Merson regions at {} moves", self.limit),
+            None => String::new(),
+        };
+        let result = MinMoves {
             best,
             positions,
             depths,
             proof: format!(
                 "bidirectional breadth-first search by moves ({} positions up to \
-                 symmetry, depths {}+{})",
+                 symmetry, depths {}+{}{pruning})",
                 positions.separate_with_commas(),
                 depths.0,
                 depths.1
             ),
-        })
+        };
+        Ok((result, cut))
     }
 
     /// A game from a start to `pos` in `d_f(pos)` moves: the start and the steps.
