@@ -15,6 +15,14 @@
 //! the sides have been expanded to depths `a` and `b` every game of at most `a + b` moves
 //! has been seen: the search stops when the best meeting is `<= a + b`, or when a side
 //! has no new positions (then every pair has been seen). The answer is exact.
+//!
+//! The search is pruned by the Merson-region bounds of [`crate::regions`] and run with
+//! limits `L`, `L + 1`, ... from the bound at the start: a run drops every position whose
+//! distance plus bound exceeds its limit, which keeps every position of every game within
+//! the limit at its true distance (the bounds are consistent). A run that reaches depths
+//! adding up to its limit without a meeting proves that no game is that short, so in the run
+//! for `L` the first meeting of `L` moves is the answer. The layer that brings the depths to
+//! the limit is only probed against the other side, never stored.
 
 use crate::bits::Bits;
 use crate::board::{Board, Jump, Pegs, bit};
@@ -23,9 +31,14 @@ use crate::regions::{Bound, Regions};
 use crate::symmetry::{Symmetry, Transforms};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use thousands::Separable;
 
 type Table<K> = HashMap<K, u8, ahash::RandomState>;
+
+/// What a chunk of a probed layer found: its best meeting (total moves, position), whether it
+/// had a new position, and the smallest distance plus bound it pruned.
+type ChunkProbe<K> = (Option<(usize, K)>, bool, Option<usize>);
 
 /// Where games start or end for a fewest-moves search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -261,7 +274,8 @@ impl<'a, K: Bits> Search<'a, K> {
         }
     }
 
-    /// The bound of side `i` at a stored (canonical) position.
+    /// The bound of side `i` at a position (the same for all its images under the side's
+    /// symmetries).
     fn estimate(&self, i: usize, pos: K) -> usize {
         let h = |x: K| {
             if i == 0 {
@@ -362,6 +376,110 @@ impl<'a, K: Bits> Search<'a, K> {
         Ok(())
     }
 
+    /// The last layer of side `i` before the depths reach the limit, probed instead of
+    /// stored: every new position (not stored, not pruned) is looked up in the other side.
+    /// Returns the best meeting, as [`Search::meet`] does, and whether any new position
+    /// was found. A meeting position is stored (for the path); the rest of the layer is not,
+    /// which spares the memory of the largest layer.
+    fn probe(&mut self, i: usize) -> Result<Option<(usize, K)>> {
+        let frontier = std::mem::take(&mut self.sides[i].frontier);
+        let side = &self.sides[i];
+        let depth = side.depth + 1;
+        // The first chunk holding a game of `limit` moves (the fewest): later chunks are
+        // skipped, earlier ones finished, so that the game found does not depend on timing.
+        let first_hit = AtomicUsize::new(usize::MAX);
+        // After any pruning the search cannot be exhaustive: whether the layer holds new
+        // positions no longer matters.
+        let need_fresh = self.pruned.is_none();
+        let found: Vec<ChunkProbe<K>> = frontier
+            .par_chunks(1024)
+            .enumerate()
+            .map(|(k, chunk)| {
+                let mut best: Option<(usize, K)> = None;
+                let mut fresh = false;
+                let mut pruned: Option<usize> = None;
+                if k > first_hit.load(Ordering::Relaxed) {
+                    return (best, true, pruned);
+                }
+                for &pos in chunk {
+                    self.moves(i, pos, &mut |next, _| {
+                        // The bound and the meeting take any image of a position; the
+                        // (costly) look-up in this side's table is needed only to tell
+                        // whether the search is exhaustive. A stored position looked up
+                        // again meets the other side one move later than it did when stored:
+                        // never within the limit, since no game is shorter than the limit.
+                        let stored = |x: K| side.dist.contains_key(&side.transforms.canonical(x));
+                        let f = depth + self.estimate(i, next);
+                        if f > self.limit {
+                            if !(need_fresh && stored(next)) {
+                                pruned = Some(pruned.map_or(f, |p| p.min(f)));
+                            }
+                            return;
+                        }
+                        if need_fresh && !fresh && !stored(next) {
+                            fresh = true;
+                        }
+                        if let Some(m) = self.meeting(i, depth, next)
+                            && best.is_none_or(|b| m < b)
+                        {
+                            best = Some(m);
+                        }
+                    });
+                }
+                if best.is_some_and(|(t, _)| t <= self.limit) {
+                    first_hit.fetch_min(k, Ordering::Relaxed);
+                }
+                (best, fresh, pruned)
+            })
+            .collect();
+        drop(frontier);
+        let mut best: Option<(usize, K)> = None;
+        let mut fresh = false;
+        for (b, f, p) in found {
+            if let Some(p) = p {
+                self.pruned = Some(self.pruned.map_or(p, |q| q.min(p)));
+            }
+            fresh |= f;
+            if let Some(b) = b
+                && best.is_none_or(|x| b < x)
+            {
+                best = Some(b);
+                if b.0 <= self.limit {
+                    // The first chunk with a game of the fewest moves.
+                    break;
+                }
+            }
+        }
+        let d = u8::try_from(depth).map_err(|_| Error::input("more than 255 moves"))?;
+        let side = &mut self.sides[i];
+        if let Some((_, x)) = best {
+            side.dist.entry(side.transforms.canonical(x)).or_insert(d);
+        }
+        side.depth = depth;
+        side.done = !fresh;
+        side.previous = 0;
+        Ok(best)
+    }
+
+    /// The best meeting of a position `c` of side `i` at `depth` (stored or not) with the
+    /// other side: the total moves and the concrete position where the sides meet.
+    #[inline]
+    fn meeting(&self, i: usize, depth: usize, c: K) -> Option<(usize, K)> {
+        let side = &self.sides[i];
+        let other = &self.sides[1 - i];
+        if self.image_min[i] {
+            (0..side.transforms.len())
+                .filter_map(|g| {
+                    let x = side.transforms.apply(g, c);
+                    other.distance(x).map(|d| (depth + d, x))
+                })
+                .min()
+        } else {
+            // The other side's symmetries include this side's: one image will do.
+            other.distance(c).map(|d| (depth + d, c))
+        }
+    }
+
     /// Stops before inserting `new` positions into side `i` if the tables, grown to hold
     /// them, and the frontier vectors would pass the memory limit.
     fn check_memory(&self, i: usize, depth: usize, new: usize) -> Result<()> {
@@ -397,31 +515,24 @@ impl<'a, K: Bits> Search<'a, K> {
     /// moves and the concrete position where the sides meet.
     fn meet(&self, i: usize) -> Option<(usize, K)> {
         let side = &self.sides[i];
-        let other = &self.sides[1 - i];
         side.frontier
             .par_iter()
-            .filter_map(|&s| {
-                (0..side.transforms.len())
-                    .filter_map(|g| {
-                        let x = side.transforms.apply(g, s);
-                        other.distance(x).map(|d| (side.depth + d, x))
-                    })
-                    .min()
-            })
+            .filter_map(|&s| self.meeting(i, side.depth, s))
             .min()
     }
 
-    /// Searches every game of at most `limit` moves. Returns the best game found if it is
-    /// proved the fewest, and whether the limit cut the search short (then `best` is `None`:
-    /// no game has at most `limit` moves, and a longer one may exist).
+    /// Searches every game of at most `limit` moves, knowing that none has fewer (the
+    /// limit is a lower bound, or the previous limit's search found nothing). Returns the best
+    /// game if it is proved the fewest, and whether the limit cut the search short (then
+    /// `best` is `None`: no game has at most `limit` moves, and a longer one may exist).
     fn run(mut self) -> Result<(MinMoves, bool)> {
+        let trace = std::env::var_os("PEGSOL_TRACE").is_some();
         let mut best = self.meet(0);
         let mut cut = false;
         loop {
             let (a, b) = (self.sides[0].depth, self.sides[1].depth);
-            // Every game of at most min(limit, a + b) moves has been seen.
-            let seen = self.limit.min(a + b);
-            if best.is_some_and(|(t, _)| t <= seen) {
+            // No game has fewer than `limit` moves: a game of `limit` moves is the fewest.
+            if best.is_some_and(|(t, _)| t <= self.limit) {
                 break;
             }
             let done = self.sides.iter().any(|s| s.done);
@@ -438,16 +549,32 @@ impl<'a, K: Bits> Search<'a, K> {
             // Expand the side whose next layer promises to be smaller.
             let next = |s: &Side<K>| s.next_size();
             let i = usize::from(next(&self.sides[1]) < next(&self.sides[0]));
-            self.expand(i)?;
-            if std::env::var_os("PEGSOL_TRACE").is_some() {
-                eprintln!(
-                    "side {i} depth {}: {} new, {} stored",
-                    self.sides[i].depth,
-                    self.sides[i].frontier.len(),
-                    self.sides[i].dist.len()
-                );
-            }
-            if let Some((t, x)) = self.meet(i)
+            let found = if a + b + 1 >= self.limit {
+                // The last layer within the limit: look its positions up, store none.
+                let found = self.probe(i)?;
+                if trace {
+                    eprintln!(
+                        "side {i} depth {}: probed, {}",
+                        self.sides[i].depth,
+                        found.map_or("no meeting".to_string(), |(t, _)| format!(
+                            "a game of {t} moves"
+                        ))
+                    );
+                }
+                found
+            } else {
+                self.expand(i)?;
+                if trace {
+                    eprintln!(
+                        "side {i} depth {}: {} new, {} stored",
+                        self.sides[i].depth,
+                        self.sides[i].frontier.len(),
+                        self.sides[i].dist.len()
+                    );
+                }
+                self.meet(i)
+            };
+            if let Some((t, x)) = found
                 && best.is_none_or(|(bt, _)| t < bt)
             {
                 best = Some((t, x));

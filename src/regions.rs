@@ -18,9 +18,9 @@
 //! The regions found here are the one-hole regions (holes no jump passes over: the corners
 //! of a triangle) and pairs of neighbouring holes that are only ever jumped over along the
 //! line joining them (two consecutive edge holes of a triangle). On the triangle of side 8
-//! the 3 corners and 9 edge pairs give 11 or 12 moves at the start, against the 13 that
-//! OEIS A127500 gives as the optimum: the bound prunes almost every move that does not
-//! open a region.
+//! the 3 corners and 9 edge pairs give 10 moves (vacancy on the edge) or 11 (vacancy
+//! inside) at the start, against the 13 that OEIS A127500 gives as the optimum: within a
+//! limit of 12 moves at most two moves may fail to open a region.
 
 use crate::bits::Bits;
 use crate::board::{Board, Pegs, bit};
@@ -73,8 +73,7 @@ impl Regions {
             if used[u] {
                 continue;
             }
-            if let Some(v) = (u + 1..n).find(|&v| !used[v] && only_with(u, v) && only_with(v, u))
-            {
+            if let Some(v) = (u + 1..n).find(|&v| !used[v] && only_with(u, v) && only_with(v, u)) {
                 used[u] = true;
                 used[v] = true;
                 regions.push(bit(u) | bit(v));
