@@ -3,6 +3,7 @@
 # prints wall time, CPU time and peak memory against the targets.
 #   scripts/bench.sh [extra options appended to every case, e.g. --threads 1]
 #   BENCH_TABLES=1 scripts/bench.sh   also times the issue-3 tables (about 4 minutes more)
+#   BENCH_MINMOVES=1 scripts/bench.sh the fewest-moves cases of issue 4 (tri:8: about 5 minutes)
 # Works from any directory. Timings on a shared machine are noisy: the load average and the
 # CPU time are printed too. Exit code 1 when a case prints a wrong figure (slow is only
 # marked). Without /usr/bin/time, wall time and peak memory come from the "wall time ...,
@@ -26,6 +27,14 @@ if [ -n "${BENCH_TABLES:-}" ]; then
   CASES+=(
     "table tri:7 all starts|table --board tri:7 --starts all -q --csv @DIR|30||tri:7      all       28    893,134,943,977,510,843,032"
     "table english all starts|table --board english --starts all -q --csv @DIR|60|2048|english    all       33 95,288,799,582,273,817,897,272"
+  )
+fi
+# issue 4: fewest moves (tri:8 about 5 minutes on one thread, 6 GB), with BENCH_MINMOVES=1.
+if [ -n "${BENCH_MINMOVES:-}" ]; then
+  CASES+=(
+    "min-moves tri:6 all|solve --board tri:6 --min-moves --all-starts|10||fewest moves from any single vacancy to one peg anywhere: 9"
+    "min-moves english d4|solve --board english --finish d4 --min-moves|60||fewest moves from d4 to one peg d4: 18"
+    "min-moves tri:8 all|solve --board tri:8 --min-moves --all-starts --max-memory 8GiB|600|8192|fewest moves from any single vacancy to one peg anywhere: 13"
   )
 fi
 # ---- end of cases

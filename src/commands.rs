@@ -52,6 +52,10 @@ pub struct SolveArgs {
     /// With --min-moves: the best over every single-vacancy start (ignores --hole).
     #[arg(long, requires = "min_moves")]
     all_starts: bool,
+    /// With --min-moves: worker threads (0 = one per core). The answer is the same for
+    /// every value.
+    #[arg(long, short = 'j', default_value_t = 0, requires = "min_moves")]
+    threads: usize,
     #[command(flatten)]
     show: ShowArgs,
 }
@@ -150,7 +154,11 @@ pub fn solve(args: SolveArgs) -> Result<i32> {
     if args.min_moves {
         let from = (!args.all_starts).then_some(start);
         let ends = finish.map_or(Ends::Any, Ends::Hole);
-        let r = min_moves(&board, from, ends, args.show.budget())?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads)
+            .build()
+            .map_err(|e| Error::input(format!("cannot start the worker threads: {e}")))?;
+        let r = pool.install(|| min_moves(&board, from, ends, args.show.budget()))?;
         let secs = clock.elapsed().as_secs_f64();
         let from_text = if args.all_starts {
             "any single vacancy".to_string()

@@ -28,6 +28,7 @@ pub mod moves;
 pub mod output;
 pub mod plot;
 pub mod progress;
+pub mod regions;
 pub mod report;
 pub mod solvable;
 pub mod solve;

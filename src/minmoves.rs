@@ -15,16 +15,30 @@
 //! the sides have been expanded to depths `a` and `b` every game of at most `a + b` moves
 //! has been seen: the search stops when the best meeting is `<= a + b`, or when a side
 //! has no new positions (then every pair has been seen). The answer is exact.
+//!
+//! The search is pruned by the Merson-region bounds of [`crate::regions`] and run with
+//! limits `L`, `L + 1`, ... from the bound at the start: a run drops every position whose
+//! distance plus bound exceeds its limit, which keeps every position of every game within
+//! the limit at its true distance (the bounds are consistent). A run that reaches depths
+//! adding up to its limit without a meeting proves that no game is that short, so in the run
+//! for `L` the first meeting of `L` moves is the answer. The layer that brings the depths to
+//! the limit is only probed against the other side, never stored.
 
 use crate::bits::Bits;
 use crate::board::{Board, Jump, Pegs, bit};
 use crate::error::{Error, Result};
+use crate::regions::{Bound, Regions};
 use crate::symmetry::{Symmetry, Transforms};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use thousands::Separable;
 
 type Table<K> = HashMap<K, u8, ahash::RandomState>;
+
+/// What a chunk of a probed layer found: its best meeting (total moves, position), whether it
+/// had a new position, and the smallest distance plus bound it pruned.
+type ChunkProbe<K> = (Option<(usize, K)>, bool, Option<usize>);
 
 /// Where games start or end for a fewest-moves search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,9 +102,48 @@ pub fn min_moves(
         }
     }
     if board.holes() <= 64 {
-        Search::<u64>::new(board, &fwd, &bwd, max_memory).run()
+        deepen::<u64>(board, &fwd, &bwd, max_memory)
     } else {
-        Search::<u128>::new(board, &fwd, &bwd, max_memory).run()
+        deepen::<u128>(board, &fwd, &bwd, max_memory)
+    }
+}
+
+/// Runs the pruned search with limits `L = lower bound, L + 1, ...` until one is not cut
+/// short by its limit: it found the fewest moves, or proved (having pruned nothing) that no
+/// game exists.
+fn deepen<K: Bits>(board: &Board, fwd: &[Pegs], bwd: &[Pegs], max_memory: u64) -> Result<MinMoves> {
+    let regions = Regions::new(board);
+    let bound = Bound::<K>::new(&regions, bwd, fwd);
+    let first = fwd
+        .iter()
+        .map(|&s| bound.to_finish(K::from_u128(s)))
+        .min()
+        .unwrap_or(0);
+    let mut limit = first;
+    let mut tried = Vec::new();
+    loop {
+        let search = Search::<K>::new(board, fwd, bwd, &bound, limit, max_memory);
+        let (mut r, cut) = search.run()?;
+        if std::env::var_os("PEGSOL_TRACE").is_some() {
+            eprintln!("bound {limit}: {}", r.proof);
+        }
+        if !cut {
+            if !tried.is_empty() {
+                r.proof = format!(
+                    "{}; no game within {} moves (searches bounded at {})",
+                    r.proof,
+                    limit - 1,
+                    tried
+                        .iter()
+                        .map(usize::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+            return Ok(r);
+        }
+        tried.push(limit);
+        limit += 1;
     }
 }
 
@@ -114,6 +167,8 @@ struct Side<K: Bits> {
     transforms: Transforms<K>,
     dist: Table<K>,
     frontier: Vec<K>,
+    /// The size of the frontier before the last expansion.
+    previous: usize,
     depth: usize,
     done: bool,
 }
@@ -134,8 +189,21 @@ impl<K: Bits> Side<K> {
             transforms,
             dist,
             frontier,
+            previous: 0,
             depth: 0,
             done: false,
+        }
+    }
+
+    /// A guess at the size of the next layer: the frontier times its last growth. (The
+    /// pruning makes the sides grow at very different rates: on tri:8 the backward side
+    /// grew 150-fold where the forward side grew 5-fold.)
+    fn next_size(&self) -> f64 {
+        let now = self.frontier.len() as f64;
+        if self.previous == 0 {
+            now
+        } else {
+            now * now / self.previous as f64
         }
     }
 
@@ -158,11 +226,28 @@ struct Search<'a, K: Bits> {
     undo: Steps<K>,
     /// Side 0 searches forward from the starts, side 1 backward from the goals.
     sides: [Side<K>; 2],
-    max_entries: usize,
+    /// Lower bounds on the moves to a goal (side 0) and from a source (side 1).
+    bound: &'a Bound<K>,
+    /// Per side: whether the bound can differ between the images of a stored position
+    /// (the side's symmetries do not fix the other side's sources), so that the smallest
+    /// over the images must be taken.
+    image_min: [bool; 2],
+    /// Positions whose distance plus bound exceeds `limit` are dropped.
+    limit: usize,
+    /// The smallest distance plus bound among the dropped positions, if any was dropped.
+    pruned: Option<usize>,
+    max_bytes: u64,
 }
 
 impl<'a, K: Bits> Search<'a, K> {
-    fn new(board: &'a Board, fwd: &[Pegs], bwd: &[Pegs], max_memory: u64) -> Self {
+    fn new(
+        board: &'a Board,
+        fwd: &[Pegs],
+        bwd: &[Pegs],
+        bound: &'a Bound<K>,
+        limit: usize,
+        max_memory: u64,
+    ) -> Self {
         let mut jumps = vec![Vec::new(); board.holes()];
         let mut undo = vec![Vec::new(); board.holes()];
         for j in board.jumps() {
@@ -170,12 +255,40 @@ impl<'a, K: Bits> Search<'a, K> {
             jumps[j.from].push((all, K::bit(j.from) | K::bit(j.over), j.to));
             undo[j.to].push((all, K::bit(j.to), j.from));
         }
+        let fixes = |own: &[Pegs], other: &[Pegs]| {
+            let theirs = set_stabiliser(board, other);
+            set_stabiliser(board, own)
+                .iter()
+                .all(|s| theirs.iter().any(|t| t.perm() == s.perm()))
+        };
         Search {
             board,
             jumps,
             undo,
             sides: [Side::new(board, fwd), Side::new(board, bwd)],
-            max_entries: (max_memory / 24).min(usize::MAX as u64) as usize,
+            bound,
+            image_min: [!fixes(fwd, bwd), !fixes(bwd, fwd)],
+            limit,
+            pruned: None,
+            max_bytes: max_memory,
+        }
+    }
+
+    /// The bound of side `i` at a position (the same for all its images under the side's
+    /// symmetries).
+    fn estimate(&self, i: usize, pos: K) -> usize {
+        let h = |x: K| {
+            if i == 0 {
+                self.bound.to_finish(x)
+            } else {
+                self.bound.from_start(x)
+            }
+        };
+        if self.image_min[i] {
+            let t = &self.sides[i].transforms;
+            (0..t.len()).map(|g| h(t.apply(g, pos))).min().unwrap_or(0)
+        } else {
+            h(pos)
         }
     }
 
@@ -209,88 +322,259 @@ impl<'a, K: Bits> Search<'a, K> {
         }
     }
 
-    /// Expands side `i` by one layer; returns the new positions.
-    fn expand(&mut self, i: usize) -> Result<Vec<K>> {
+    /// Expands side `i` by one layer; its frontier becomes the new positions.
+    fn expand(&mut self, i: usize) -> Result<()> {
         let frontier = std::mem::take(&mut self.sides[i].frontier);
         let side = &self.sides[i];
-        let found: Vec<Vec<K>> = frontier
+        let depth = side.depth + 1;
+        let found: Vec<(Vec<K>, Option<usize>)> = frontier
             .par_chunks(1024)
             .map(|chunk| {
                 let mut out = Vec::new();
+                let mut pruned: Option<usize> = None;
                 for &pos in chunk {
                     self.moves(i, pos, &mut |next, _| {
                         let c = side.transforms.canonical(next);
-                        if !side.dist.contains_key(&c) {
+                        if side.dist.contains_key(&c) {
+                            return;
+                        }
+                        let f = depth + self.estimate(i, c);
+                        if f > self.limit {
+                            pruned = Some(pruned.map_or(f, |p| p.min(f)));
+                        } else {
                             out.push(c);
                         }
                     });
                 }
                 out.sort_unstable();
                 out.dedup();
-                out
+                (out, pruned)
             })
             .collect();
+        let frontier_len = frontier.len();
+        drop(frontier);
+        let new_total: usize = found.iter().map(|(v, _)| v.len()).sum();
+        self.check_memory(i, depth, new_total)?;
         let side = &mut self.sides[i];
-        let depth = side.depth + 1;
         let d = u8::try_from(depth).map_err(|_| Error::input("more than 255 moves"))?;
         let mut fresh = Vec::new();
-        for c in found.into_iter().flatten() {
-            if let std::collections::hash_map::Entry::Vacant(e) = side.dist.entry(c) {
-                e.insert(d);
-                fresh.push(c);
+        for (v, p) in found {
+            if let Some(p) = p {
+                self.pruned = Some(self.pruned.map_or(p, |q| q.min(p)));
+            }
+            for c in v {
+                if let std::collections::hash_map::Entry::Vacant(e) = side.dist.entry(c) {
+                    e.insert(d);
+                    fresh.push(c);
+                }
             }
         }
         side.depth = depth;
         side.done = fresh.is_empty();
-        side.frontier = fresh.clone();
-        let held: usize = self.sides.iter().map(|s| s.dist.len()).sum();
-        if held > self.max_entries {
-            return Err(Error::Memory(format!(
-                "the fewest-moves search holds {held} positions at depth {depth}, more than the \
-                 memory limit allows; raise --max-memory"
-            )));
-        }
-        Ok(fresh)
+        side.previous = frontier_len;
+        side.frontier = fresh;
+        Ok(())
     }
 
-    /// The best meeting among `new` positions of side `i` (at that side's depth): the
-    /// total moves and the concrete position where the sides meet.
-    fn meet(&self, i: usize, new: &[K]) -> Option<(usize, K)> {
+    /// The last layer of side `i` before the depths reach the limit, probed instead of
+    /// stored: every new position (not stored, not pruned) is looked up in the other side.
+    /// Returns the best meeting, as [`Search::meet`] does, and whether any new position
+    /// was found. A meeting position is stored (for the path); the rest of the layer is not,
+    /// which spares the memory of the largest layer.
+    fn probe(&mut self, i: usize) -> Result<Option<(usize, K)>> {
+        let frontier = std::mem::take(&mut self.sides[i].frontier);
+        let side = &self.sides[i];
+        let depth = side.depth + 1;
+        // The first chunk holding a game of `limit` moves (the fewest): later chunks are
+        // skipped, earlier ones finished, so that the game found does not depend on timing.
+        let first_hit = AtomicUsize::new(usize::MAX);
+        // After any pruning the search cannot be exhaustive: whether the layer holds new
+        // positions no longer matters.
+        let need_fresh = self.pruned.is_none();
+        let found: Vec<ChunkProbe<K>> = frontier
+            .par_chunks(1024)
+            .enumerate()
+            .map(|(k, chunk)| {
+                let mut best: Option<(usize, K)> = None;
+                let mut fresh = false;
+                let mut pruned: Option<usize> = None;
+                if k > first_hit.load(Ordering::Relaxed) {
+                    return (best, true, pruned);
+                }
+                for &pos in chunk {
+                    self.moves(i, pos, &mut |next, _| {
+                        // The bound and the meeting take any image of a position; the
+                        // (costly) look-up in this side's table is needed only to tell
+                        // whether the search is exhaustive. A stored position looked up
+                        // again meets the other side one move later than it did when stored:
+                        // never within the limit, since no game is shorter than the limit.
+                        let stored = |x: K| side.dist.contains_key(&side.transforms.canonical(x));
+                        let f = depth + self.estimate(i, next);
+                        if f > self.limit {
+                            if !(need_fresh && stored(next)) {
+                                pruned = Some(pruned.map_or(f, |p| p.min(f)));
+                            }
+                            return;
+                        }
+                        if need_fresh && !fresh && !stored(next) {
+                            fresh = true;
+                        }
+                        if let Some(m) = self.meeting(i, depth, next)
+                            && best.is_none_or(|b| m < b)
+                        {
+                            best = Some(m);
+                        }
+                    });
+                }
+                if best.is_some_and(|(t, _)| t <= self.limit) {
+                    first_hit.fetch_min(k, Ordering::Relaxed);
+                }
+                (best, fresh, pruned)
+            })
+            .collect();
+        drop(frontier);
+        let mut best: Option<(usize, K)> = None;
+        let mut fresh = false;
+        for (b, f, p) in found {
+            if let Some(p) = p {
+                self.pruned = Some(self.pruned.map_or(p, |q| q.min(p)));
+            }
+            fresh |= f;
+            if let Some(b) = b
+                && best.is_none_or(|x| b < x)
+            {
+                best = Some(b);
+                if b.0 <= self.limit {
+                    // The first chunk with a game of the fewest moves.
+                    break;
+                }
+            }
+        }
+        let d = u8::try_from(depth).map_err(|_| Error::input("more than 255 moves"))?;
+        let side = &mut self.sides[i];
+        if let Some((_, x)) = best {
+            side.dist.entry(side.transforms.canonical(x)).or_insert(d);
+        }
+        side.depth = depth;
+        side.done = !fresh;
+        side.previous = 0;
+        Ok(best)
+    }
+
+    /// The best meeting of a position `c` of side `i` at `depth` (stored or not) with the
+    /// other side: the total moves and the concrete position where the sides meet.
+    #[inline]
+    fn meeting(&self, i: usize, depth: usize, c: K) -> Option<(usize, K)> {
         let side = &self.sides[i];
         let other = &self.sides[1 - i];
-        new.par_iter()
-            .filter_map(|&s| {
-                (0..side.transforms.len())
-                    .filter_map(|g| {
-                        let x = side.transforms.apply(g, s);
-                        other.distance(x).map(|d| (side.depth + d, x))
-                    })
-                    .min()
-            })
+        if self.image_min[i] {
+            (0..side.transforms.len())
+                .filter_map(|g| {
+                    let x = side.transforms.apply(g, c);
+                    other.distance(x).map(|d| (depth + d, x))
+                })
+                .min()
+        } else {
+            // The other side's symmetries include this side's: one image will do.
+            other.distance(c).map(|d| (depth + d, c))
+        }
+    }
+
+    /// Stops before inserting `new` positions into side `i` if the tables, grown to hold
+    /// them, and the frontier vectors would pass the memory limit.
+    fn check_memory(&self, i: usize, depth: usize, new: usize) -> Result<()> {
+        // A table slot holds a key and a one-byte distance (padded), plus a control byte; at
+        // most 7/8 of the slots are used. A full table doubles, the old one still held.
+        let slot = std::mem::size_of::<(K, u8)>() as u64 + 1;
+        let table = |len: usize, cap: usize| -> u64 {
+            let cap = cap.max(1) as u64;
+            let bytes = cap * 8 / 7 * slot;
+            if len as u64 > cap { 3 * bytes } else { bytes }
+        };
+        let mut bytes = 0u64;
+        for (k, s) in self.sides.iter().enumerate() {
+            let len = s.dist.len() + if k == i { new } else { 0 };
+            bytes += table(len, s.dist.capacity());
+            bytes += (s.frontier.len() as u64) * std::mem::size_of::<K>() as u64;
+        }
+        // The unsorted new positions and the frontier they become.
+        bytes += 2 * new as u64 * std::mem::size_of::<K>() as u64;
+        if bytes > self.max_bytes {
+            return Err(Error::Memory(format!(
+                "the fewest-moves search needs about {} MiB at depth {depth} ({} positions \
+                 stored, {} new), more than the memory limit allows; raise --max-memory",
+                bytes >> 20,
+                self.sides.iter().map(|s| s.dist.len()).sum::<usize>(),
+                new
+            )));
+        }
+        Ok(())
+    }
+
+    /// The best meeting among the frontier of side `i` (at that side's depth): the total
+    /// moves and the concrete position where the sides meet.
+    fn meet(&self, i: usize) -> Option<(usize, K)> {
+        let side = &self.sides[i];
+        side.frontier
+            .par_iter()
+            .filter_map(|&s| self.meeting(i, side.depth, s))
             .min()
     }
 
-    fn run(mut self) -> Result<MinMoves> {
-        let sources: Vec<K> = self.sides[0].frontier.clone();
-        let mut best = self.meet(0, &sources);
+    /// Searches every game of at most `limit` moves, knowing that none has fewer (the
+    /// limit is a lower bound, or the previous limit's search found nothing). Returns the best
+    /// game if it is proved the fewest, and whether the limit cut the search short (then
+    /// `best` is `None`: no game has at most `limit` moves, and a longer one may exist).
+    fn run(mut self) -> Result<(MinMoves, bool)> {
+        let trace = std::env::var_os("PEGSOL_TRACE").is_some();
+        let mut best = self.meet(0);
+        let mut cut = false;
         loop {
             let (a, b) = (self.sides[0].depth, self.sides[1].depth);
-            let exhausted = self.sides.iter().any(|s| s.done);
-            if exhausted || best.is_some_and(|(t, _)| t <= a + b) {
+            // No game has fewer than `limit` moves: a game of `limit` moves is the fewest.
+            if best.is_some_and(|(t, _)| t <= self.limit) {
                 break;
             }
-            // Expand the side with the smaller frontier.
-            let i = usize::from(self.sides[1].frontier.len() < self.sides[0].frontier.len());
-            let fresh = self.expand(i)?;
-            if std::env::var_os("PEGSOL_TRACE").is_some() {
-                eprintln!(
-                    "side {i} depth {}: {} new, {} stored",
-                    self.sides[i].depth,
-                    fresh.len(),
-                    self.sides[i].dist.len()
-                );
+            let done = self.sides.iter().any(|s| s.done);
+            if done && self.pruned.is_none() {
+                // Nothing was pruned: every game has been seen.
+                break;
             }
-            if let Some((t, x)) = self.meet(i, &fresh)
+            if done || a + b >= self.limit {
+                // Every game within the limit has been seen, and none was found.
+                best = None;
+                cut = true;
+                break;
+            }
+            // Expand the side whose next layer promises to be smaller.
+            let next = |s: &Side<K>| s.next_size();
+            let i = usize::from(next(&self.sides[1]) < next(&self.sides[0]));
+            let found = if a + b + 1 >= self.limit {
+                // The last layer within the limit: look its positions up, store none.
+                let found = self.probe(i)?;
+                if trace {
+                    eprintln!(
+                        "side {i} depth {}: probed, {}",
+                        self.sides[i].depth,
+                        found.map_or("no meeting".to_string(), |(t, _)| format!(
+                            "a game of {t} moves"
+                        ))
+                    );
+                }
+                found
+            } else {
+                self.expand(i)?;
+                if trace {
+                    eprintln!(
+                        "side {i} depth {}: {} new, {} stored",
+                        self.sides[i].depth,
+                        self.sides[i].frontier.len(),
+                        self.sides[i].dist.len()
+                    );
+                }
+                self.meet(i)
+            };
+            if let Some((t, x)) = found
                 && best.is_none_or(|(bt, _)| t < bt)
             {
                 best = Some((t, x));
@@ -309,18 +593,23 @@ impl<'a, K: Bits> Search<'a, K> {
             debug_assert_eq!(moves, t);
             (moves, start.to_u128(), jumps)
         });
-        Ok(MinMoves {
+        let pruning = match self.pruned {
+            Some(_) => format!(", pruned by Merson regions at {} moves", self.limit),
+            None => String::new(),
+        };
+        let result = MinMoves {
             best,
             positions,
             depths,
             proof: format!(
                 "bidirectional breadth-first search by moves ({} positions up to \
-                 symmetry, depths {}+{})",
+                 symmetry, depths {}+{}{pruning})",
                 positions.separate_with_commas(),
                 depths.0,
                 depths.1
             ),
-        })
+        };
+        Ok((result, cut))
     }
 
     /// A game from a start to `pos` in `d_f(pos)` moves: the start and the steps.

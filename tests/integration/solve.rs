@@ -546,3 +546,100 @@ fn fewest_moves_english_centre_to_centre() {
     assert!(report.contains("31 jumps in 18 moves"), "{report}");
     assert!(report.contains("final position: 1 peg (d4)"), "{report}");
 }
+
+#[test]
+fn merson_regions_are_regions_and_their_bounds_are_consistent() {
+    use pegsol::regions::Regions;
+    for spec in ["tri:5", "tri:7", "tri:8", "english", "french"] {
+        let b = Board::from_spec(spec).unwrap();
+        let regions = Regions::new(&b);
+        // Disjoint, and no jump passes over a region from outside it to outside it.
+        let mut seen: Pegs = 0;
+        for &r in regions.regions() {
+            assert_eq!(seen & r, 0, "{spec}: regions overlap");
+            seen |= r;
+            for j in b.jumps() {
+                let inside = |h: usize| r & bit(h) != 0;
+                assert!(
+                    !(inside(j.over) && !inside(j.from) && !inside(j.to)),
+                    "{spec}: a jump crosses region {r:#x}"
+                );
+            }
+        }
+    }
+    // Along random games on tri:7 and english, no move lowers the bound to a finish, or
+    // raises the bound from a start, by more than one.
+    for (spec, start) in [("tri:7", "c5"), ("english", "d4")] {
+        let b = Board::from_spec(spec).unwrap();
+        let regions = Regions::new(&b);
+        let goals: Vec<Pegs> = (0..b.holes()).map(bit).collect();
+        let sources: Vec<Pegs> = (0..b.holes()).map(|h| b.full() ^ bit(h)).collect();
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..20 {
+            let mut pos = b.start_from_names(&[start.to_string()]).unwrap();
+            loop {
+                let (to_finish, from_start) = (
+                    regions.moves_to_finish(pos, &goals),
+                    regions.moves_from_start(pos, &sources),
+                );
+                for next in one_move(&b, pos) {
+                    assert!(regions.moves_to_finish(next, &goals) + 1 >= to_finish);
+                    assert!(regions.moves_from_start(next, &sources) <= from_start + 1);
+                }
+                let legal: Vec<_> = b.jumps().iter().filter(|j| j.is_legal(pos)).collect();
+                if legal.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos ^= legal[(seed >> 33) as usize % legal.len()].mask();
+            }
+        }
+    }
+}
+
+/// Every position one move (one peg making one or more jumps) after `pos`.
+fn one_move(b: &Board, pos: Pegs) -> Vec<Pegs> {
+    fn chain(b: &Board, pos: Pegs, h: usize, out: &mut Vec<Pegs>) {
+        for j in b.jumps().iter().filter(|j| j.from == h && j.is_legal(pos)) {
+            let next = pos ^ j.mask();
+            out.push(next);
+            chain(b, next, j.to, out);
+        }
+    }
+    let mut out = Vec::new();
+    for h in (0..b.holes()).filter(|&h| pos & bit(h) != 0) {
+        chain(b, pos, h, &mut out);
+    }
+    out
+}
+
+#[test]
+#[ignore = "about 5 minutes and 6 GB on one thread: \
+            cargo test --release -- --ignored fewest_moves_tri8"]
+fn fewest_moves_tri8_over_all_starts() {
+    // published.md, OEIS A127500: the triangle of side 8 needs 13 moves, best over all
+    // single-vacancy starts and finishes. The searches bounded at 10, 11 and 12 moves find
+    // nothing: the proof that 12 do not suffice.
+    let (text, code) = stdout_of(&[
+        "solve",
+        "--board",
+        "tri:8",
+        "--min-moves",
+        "--all-starts",
+        "--threads",
+        "1",
+        "--max-memory",
+        "8GiB",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("fewest moves from any single vacancy to one peg anywhere: 13"),
+        "{text}"
+    );
+    assert!(text.contains("no game within 12 moves"), "{text}");
+    let report = check(&text, &[]);
+    assert!(report.contains("in 13 moves"), "{report}");
+    assert!(report.contains("final position: 1 peg"), "{report}");
+}
