@@ -53,37 +53,26 @@ trait Lane: Copy + Default + Send + Sync + std::fmt::Debug + 'static {
     fn add(self, other: Self) -> (Self, bool);
 }
 
-impl Lane for u32 {
-    const BITS: u32 = 32;
-    #[inline]
-    fn low(x: u128) -> Self {
-        x as u32
-    }
-    #[inline]
-    fn wide(self) -> u128 {
-        self.into()
-    }
-    #[inline]
-    fn add(self, other: Self) -> (Self, bool) {
-        self.overflowing_add(other)
-    }
+macro_rules! lanes {
+    ($($t:ty)*) => {$(
+        impl Lane for $t {
+            const BITS: u32 = <$t>::BITS;
+            #[inline]
+            fn low(x: u128) -> Self {
+                x as $t
+            }
+            #[inline]
+            fn wide(self) -> u128 {
+                self.into()
+            }
+            #[inline]
+            fn add(self, other: Self) -> (Self, bool) {
+                self.overflowing_add(other)
+            }
+        }
+    )*};
 }
-
-impl Lane for u64 {
-    const BITS: u32 = 64;
-    #[inline]
-    fn low(x: u128) -> Self {
-        x as u64
-    }
-    #[inline]
-    fn wide(self) -> u128 {
-        self.into()
-    }
-    #[inline]
-    fn add(self, other: Self) -> (Self, bool) {
-        self.overflowing_add(other)
-    }
-}
+lanes!(u32 u64);
 
 /// One shard of a layer: canonical position -> one count per start (`N` lanes).
 ///

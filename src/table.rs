@@ -49,19 +49,11 @@ pub const RUNS_HEADER: &[&str] = &[
     "sweep",
 ];
 
-/// `runs.csv` as written before the `sweep` column: still read, so that a table started by
-/// an earlier pegsol can be resumed.
-const RUNS_HEADER_V1: &[&str] = &[
-    "board",
-    "start",
-    "pegsol_version",
-    "git_commit",
-    "date_utc",
-    "threads",
-    "wall_seconds",
-    "peak_memory_bytes",
-    "command",
-];
+/// `runs.csv` as written before the `sweep` column (its last): still read, so that a table
+/// started by an earlier pegsol can be resumed.
+fn runs_header_v1() -> &'static [&'static str] {
+    &RUNS_HEADER[..RUNS_HEADER.len() - 1]
+}
 
 /// The file `--format json` writes.
 pub const JSON_FILE: &str = "table.json";
@@ -352,7 +344,7 @@ impl Table {
         for (name, header, _) in csv_files() {
             let rows = if name == "runs.csv" {
                 read_csv(&dir.join(name), &header).or_else(|_| {
-                    let mut rows = read_csv(&dir.join(name), RUNS_HEADER_V1)?;
+                    let mut rows = read_csv(&dir.join(name), runs_header_v1())?;
                     rows.iter_mut().for_each(|(_, r)| r.push(String::new()));
                     Ok::<_, Error>(rows)
                 })?

@@ -375,3 +375,22 @@ fn bad_table_input_is_refused() {
         .code(2)
         .stderr(predicates::str::contains("not written by pegsol table"));
 }
+
+#[test]
+fn a_runs_csv_from_before_the_sweep_column_is_still_read() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path(), &["tri:4"]).assert().success();
+    let runs = read(&dir.path().join("runs.csv"));
+    let old: Vec<&str> = runs
+        .lines()
+        .map(|l| l.rsplit_once(',').expect("a last column").0)
+        .collect();
+    assert_eq!(old[0].rsplit(',').next(), Some("command"));
+    std::fs::write(dir.path().join("runs.csv"), old.join("\n") + "\n").unwrap();
+    table(dir.path(), &["tri:4"])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "3 pairs: 0 computed, 3 already complete",
+        ));
+}
