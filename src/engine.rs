@@ -351,6 +351,16 @@ impl<K, const N: usize> LayerAcc<K, N> {
     }
 }
 
+/// `x` with lane `k` moved to lane `to[k]`.
+#[inline]
+fn permute<T: Copy + Default, const N: usize>(x: &[T; N], to: &[usize; N]) -> [T; N] {
+    let mut out = [T::default(); N];
+    for k in 0..N {
+        out[to[k]] = x[k];
+    }
+    out
+}
+
 /// Whether `PEGSOL_TRACE` asks for one line per layer on stderr (sizes and memory).
 fn trace() -> bool {
     std::env::var_os("PEGSOL_TRACE").is_some()
@@ -481,30 +491,27 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 }
             } else {
                 let to = &self.fwd[by];
-                let mut l = [L::default(); N];
-                for k in 0..N {
-                    l[to[k]] = low[k];
-                }
-                out.low.push((canon, l));
+                out.low.push((canon, permute(&low, to)));
                 if has_high {
-                    let mut hi = [0u128; N];
-                    for k in 0..N {
-                        hi[to[k]] = high[k];
-                    }
-                    out.high.push((canon, hi));
+                    out.high.push((canon, permute(&high, to)));
                 }
             }
         });
         // Each distinct position `img[i]` of the orbit is reached from start `k` by as many
         // sequences as `pos` is from start `inv[i][k]`: that pair orbit's count over its size.
         let one_peg = pos.count_ones() == 1;
+        let mut distinct = [0usize; MAX_GROUP];
+        let mut positions = 0;
+        for i in 0..h {
+            if fixed == 1 || !img[..i].contains(&img[i]) {
+                distinct[positions] = i;
+                positions += 1;
+            }
+        }
         let mut mask = 0u128;
         for k in 0..n {
             let mut reached = false;
-            for i in 0..h {
-                if fixed > 1 && img[..i].contains(&img[i]) {
-                    continue;
-                }
+            for &i in &distinct[..positions] {
                 let q = self.inv[i][k];
                 let m = total[q];
                 if m == 0 {
