@@ -208,6 +208,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    crate::memory::unmap_freed_blocks();
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     let command_line: Vec<String> = args
         .iter()

@@ -74,19 +74,96 @@ macro_rules! lanes {
 }
 lanes!(u32 u64);
 
-/// One shard of a layer: canonical position -> one count per start (`N` lanes).
+/// A key as a shard's table stores it.
+trait Key: Copy + Default + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static {}
+impl<T: Copy + Default + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static> Key for T {}
+
+/// How a canonical position is split into its shard and the key its shard's table stores,
+/// and joined again.
+trait Codec<K>: Sync {
+    type S: Key;
+    fn split(&self, pos: K) -> (usize, Self::S);
+    fn join(&self, shard: usize, key: Self::S) -> K;
+}
+
+/// The whole position as the key, the shard chosen by a hash of it: boards of more than
+/// [`Packed::MAX_HOLES`] holes.
+struct Whole;
+
+impl<K: Bits> Codec<K> for Whole {
+    type S = K;
+    #[inline]
+    fn split(&self, pos: K) -> (usize, K) {
+        (pos.shard(SHARDS), pos)
+    }
+    #[inline]
+    fn join(&self, _: usize, key: K) -> K {
+        key
+    }
+}
+
+/// Boards of up to [`Packed::MAX_HOLES`] holes: the position times an odd constant, modulo
+/// `2^holes` (a bijection), names its shard by its top bits and is stored as the rest, in
+/// 32 bits. Entries shrink by 4 or 8 bytes (DESIGN.md, "Keys within a shard").
+struct Packed {
+    /// Bits of the stored key: `holes - log2(SHARDS)`.
+    low: u32,
+    /// `2^holes - 1`.
+    mask: u64,
+    /// The inverse of [`Packed::MIX`] modulo `2^64`.
+    inv: u64,
+}
+
+impl Packed {
+    const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+    const MAX_HOLES: usize = 32 + SHARDS.trailing_zeros() as usize;
+
+    /// The codec for boards of `holes` holes, if they fit.
+    fn new(holes: usize) -> Option<Self> {
+        let shard_bits = SHARDS.trailing_zeros() as usize;
+        if holes <= shard_bits || holes > Self::MAX_HOLES {
+            return None;
+        }
+        // Newton's iteration doubles the correct low bits of the inverse (3 to start).
+        let mut inv = Self::MIX;
+        for _ in 0..5 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(Self::MIX.wrapping_mul(inv)));
+        }
+        debug_assert_eq!(inv.wrapping_mul(Self::MIX), 1);
+        Some(Packed {
+            low: (holes - shard_bits) as u32,
+            mask: u64::MAX >> (64 - holes),
+            inv,
+        })
+    }
+}
+
+impl Codec<u64> for Packed {
+    type S = u32;
+    #[inline]
+    fn split(&self, pos: u64) -> (usize, u32) {
+        let m = pos.wrapping_mul(Self::MIX) & self.mask;
+        ((m >> self.low) as usize, (m & ((1 << self.low) - 1)) as u32)
+    }
+    #[inline]
+    fn join(&self, shard: usize, key: u32) -> u64 {
+        ((shard as u64) << self.low | u64::from(key)).wrapping_mul(self.inv) & self.mask
+    }
+}
+
+/// One shard of a layer: stored key ([`Codec`]) -> one count per start (`N` lanes).
 ///
 /// A count is split into its low `L::BITS` bits, kept in `low` for every entry, and the
-/// rest, kept in `high` only for the entries that have it. With one start, entries are 16
-/// bytes instead of 24 (u64 lanes): the sweep is bound by memory traffic, and this measured
-/// 8-11% faster and 30% smaller on tri:7 and english (DESIGN.md).
+/// rest, kept in `high` only for the entries that have it. The sweep is bound by memory
+/// traffic, so entries are kept small: with one start and [`Packed`] keys they are 8 bytes
+/// while counts fit 32 bits, then 16 (DESIGN.md, "Memory" and "Keys within a shard").
 #[derive(Default)]
 struct Shard<K, L, const N: usize> {
     low: HashMap<K, [L; N], Hasher>,
     high: HashMap<K, [u128; N], Hasher>,
 }
 
-impl<K: Bits, L: Lane, const N: usize> Shard<K, L, N> {
+impl<K: Key, L: Lane, const N: usize> Shard<K, L, N> {
     fn len(&self) -> usize {
         self.low.len()
     }
@@ -142,7 +219,7 @@ struct Frozen<K, L, const N: usize> {
     high: HashMap<K, [u128; N], Hasher>,
 }
 
-impl<K: Bits, L: Lane, const N: usize> Frozen<K, L, N> {
+impl<K: Key, L: Lane, const N: usize> Frozen<K, L, N> {
     fn new(shard: Shard<K, L, N>) -> Self {
         Frozen {
             low: shard.low.into_iter().collect(),
@@ -276,7 +353,7 @@ pub fn count_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result
         .num_threads(opts.threads)
         .build()
         .map_err(|e| Error::input(format!("cannot start {} threads: {e}", opts.threads)))?;
-    // The one runtime choice: bitboard width and number of count lanes. A sweep of several
+    // The one runtime choice: bitboard width, number of count lanes and how keys are stored. A sweep of several
     // starts also packs a mask of `N` bits beside each canonical form (`LayerAcc::reduced`).
     macro_rules! sweep {
         ($($lanes:literal)*) => {$(
@@ -284,9 +361,13 @@ pub fn count_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result
                 let bits = board.holes() + if $lanes > 1 { $lanes } else { 0 };
                 return pool.install(|| {
                     if bits <= 64 {
-                        Sweep::<u64, $lanes>::new(board, starts).run(opts)
+                        let sweep = Sweep::<u64, $lanes>::new(board, starts);
+                        match Packed::new(board.holes()) {
+                            Some(packed) => sweep.run(&packed, opts),
+                            None => sweep.run(&Whole, opts),
+                        }
                     } else {
-                        Sweep::<u128, $lanes>::new(board, starts).run(opts)
+                        Sweep::<u128, $lanes>::new(board, starts).run(&Whole, opts)
                     }
                 });
             }
@@ -421,7 +502,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         }
     }
 
-    fn new_tables<L: Lane>() -> Vec<Shard<K, L, N>> {
+    fn new_tables<S: Key, L: Lane>() -> Vec<Shard<S, L, N>> {
         (0..SHARDS).map(|_| Shard::default()).collect()
     }
 
@@ -429,11 +510,12 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     /// layer statistics and pushes each child's canonical form, with the counts permuted to
     /// the child's starts, into `out[shard]`.
     #[inline]
-    fn expand<L: Lane>(
+    fn expand<L: Lane, C: Codec<K>>(
         &self,
+        codec: &C,
         pos: K,
         counts: [u128; N],
-        out: &mut [Out<K, L, N>],
+        out: &mut [Out<C::S, L, N>],
         acc: &mut LayerAcc<K, N>,
     ) -> Result<()> {
         let (g, h) = (self.moves.group_order(), self.moves.subgroup_order());
@@ -483,17 +565,18 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let has_high = high.iter().any(|&x| x != 0);
         let moved = self.moves.each_jump(pos, |j| {
             let (canon, by) = self.moves.canonical_child_by(&img, j);
-            let out = &mut out[canon.shard(SHARDS)];
+            let (shard, key) = codec.split(canon);
+            let out = &mut out[shard];
             if N == 1 || by == 0 {
-                out.low.push((canon, low));
+                out.low.push((key, low));
                 if has_high {
-                    out.high.push((canon, high));
+                    out.high.push((key, high));
                 }
             } else {
                 let to = &self.fwd[by];
-                out.low.push((canon, permute(&low, to)));
+                out.low.push((key, permute(&low, to)));
                 if has_high {
-                    out.high.push((canon, permute(&high, to)));
+                    out.high.push((key, permute(&high, to)));
                 }
             }
         });
@@ -581,7 +664,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         counts
     }
 
-    fn run(&self, opts: &CountOptions) -> Result<Vec<Counts>> {
+    /// Runs the sweep, its tables keyed by `codec`.
+    fn run<C: Codec<K>>(&self, codec: &C, opts: &CountOptions) -> Result<Vec<Counts>> {
         let n = self.starts.len();
         let start_pegs = self.starts[0].count_ones() as usize;
         let mut run = Run {
@@ -591,7 +675,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             finish: vec![vec![0u128; self.board.holes()]; n],
             positions: 0,
         };
-        let mut first_layer = Self::new_tables::<u64>();
+        let mut first_layer = Self::new_tables::<C::S, u64>();
         let h = self.moves.subgroup_order();
         for &s in &self.starts {
             // Each start is one sequence (the empty one) into the orbit of the pair (start,
@@ -600,17 +684,19 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             let slot = self.starts.iter().position(|&x| x == canon);
             let mut one = [0u64; N];
             one[slot.expect("H maps starts to starts")] = 1;
-            first_layer[canon.shard(SHARDS)].add_low(canon, &one)?;
+            let (shard, key) = codec.split(canon);
+            first_layer[shard].add_low(key, &one)?;
         }
-        let first: Vec<Frozen<K, u64, N>> = first_layer.into_iter().map(Frozen::new).collect();
-        if N > 1 {
-            // Narrow lanes while carries are rare, then wide ones.
+        let first: Vec<Frozen<C::S, u64, N>> = first_layer.into_iter().map(Frozen::new).collect();
+        // Narrow lanes while carries are rare, then wide ones; not where narrow lanes would
+        // only be padding.
+        if size_of::<(C::S, [u32; N])>() < size_of::<(C::S, [u64; N])>() {
             let first = first.into_iter().map(Frozen::relane::<u32>).collect();
-            let (rest, jumps) = self.layers::<u32>(first, 0, true, &mut run, opts)?;
+            let (rest, jumps) = self.layers::<u32, C>(codec, first, 0, true, &mut run, opts)?;
             let rest = rest.into_par_iter().map(Frozen::relane::<u64>).collect();
-            self.layers::<u64>(rest, jumps, false, &mut run, opts)?;
+            self.layers::<u64, C>(codec, rest, jumps, false, &mut run, opts)?;
         } else {
-            self.layers::<u64>(first, 0, false, &mut run, opts)?;
+            self.layers::<u64, C>(codec, first, 0, false, &mut run, opts)?;
         }
         run.bar.finish_and_clear();
         Ok(self
@@ -639,26 +725,32 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     /// 64 of a finished layer carries into the high parts. Returns the layer not yet swept
     /// and its number.
     #[allow(clippy::type_complexity)]
-    fn layers<L: Lane>(
+    fn layers<L: Lane, C: Codec<K>>(
         &self,
-        mut current: Vec<Frozen<K, L, N>>,
+        codec: &C,
+        mut current: Vec<Frozen<C::S, L, N>>,
         mut jumps: usize,
         narrow: bool,
         run: &mut Run,
         opts: &CountOptions,
-    ) -> Result<(Vec<Frozen<K, L, N>>, usize)> {
-        let entry_bytes = std::mem::size_of::<(K, [L; N])>() as u64;
+    ) -> Result<(Vec<Frozen<C::S, L, N>>, usize)> {
+        let entry_bytes = std::mem::size_of::<(C::S, [L; N])>() as u64;
         let batch = (2 * rayon::current_num_threads()).clamp(4, SHARDS);
+        // Canonical forms under the whole group are gathered only where it is larger than H.
+        let reduce = self.moves.group_order() > self.moves.subgroup_order();
         // Children buffers, one set per unit of a batch, reused across batches and layers.
-        let mut pool: Vec<Vec<Out<K, L, N>>> =
+        let mut pool: Vec<Vec<Out<C::S, L, N>>> =
             (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();
         loop {
             let entries: usize = current.iter().map(|t| t.len()).sum();
             if entries == 0 {
                 return Ok((current, jumps));
             }
-            let mut next = Self::new_tables::<L>();
+            let mut next = Self::new_tables::<C::S, L>();
             let mut acc = LayerAcc::default();
+            if reduce {
+                acc.reduced.reserve_exact(entries);
+            }
             for first in (0..SHARDS).step_by(batch) {
                 if opts
                     .cancel
@@ -671,15 +763,19 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 let pool = &mut pool[..units.len()];
                 let accs: Vec<LayerAcc<K, N>> = units
                     .par_iter_mut()
+                    .enumerate()
                     .zip(pool.par_iter_mut())
-                    .map(|(unit, out)| {
+                    .map(|((i, unit), out)| {
                         out.iter_mut().for_each(|o| {
                             o.low.clear();
                             o.high.clear();
                         });
                         let mut acc = LayerAcc::default();
-                        for (pos, m) in unit.drain() {
-                            self.expand(pos, m, out, &mut acc)?;
+                        if reduce {
+                            acc.reduced.reserve_exact(unit.len());
+                        }
+                        for (key, m) in unit.drain() {
+                            self.expand(codec, codec.join(first + i, key), m, out, &mut acc)?;
                         }
                         Ok(acc)
                     })
@@ -702,7 +798,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     .flatten()
                     .map(|b| {
                         b.low.capacity() as u64 * entry_bytes
-                            + (b.high.capacity() * std::mem::size_of::<(K, [u128; N])>()) as u64
+                            + (b.high.capacity() * std::mem::size_of::<(C::S, [u128; N])>()) as u64
                     })
                     .sum();
                 for unit_acc in accs {
@@ -837,5 +933,56 @@ mod tests {
         s.add_low(1, &[u64::MAX]).unwrap();
         let err = s.add_low(1, &[1]).unwrap_err();
         assert!(matches!(err, Error::Overflow(_)), "{err}");
+    }
+
+    #[test]
+    fn packed_keys_split_and_join_back() {
+        assert!(
+            Packed::new(SHARDS.trailing_zeros() as usize).is_none(),
+            "no bits left for the key"
+        );
+        assert!(
+            Packed::new(Packed::MAX_HOLES + 1).is_none(),
+            "key past 32 bits"
+        );
+        let mut x = 0x1234_5678_9abc_def1u64;
+        for holes in [
+            SHARDS.trailing_zeros() as usize + 1,
+            15,
+            33,
+            37,
+            Packed::MAX_HOLES,
+        ] {
+            let codec = Packed::new(holes).unwrap();
+            let mut shards = [0usize; SHARDS];
+            for _ in 0..20_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let pos = x >> (64 - holes);
+                let (shard, key) = codec.split(pos);
+                assert!(shard < SHARDS && u64::from(key) >> codec.low == 0);
+                assert_eq!(codec.join(shard, key), pos, "{holes} holes, {pos:#x}");
+                shards[shard] += 1;
+            }
+            if holes >= 15 {
+                assert!(shards.iter().all(|&n| n > 150), "{holes} holes: {shards:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn packed_and_whole_keys_count_alike() {
+        let opts = CountOptions::default();
+        for (spec, holes) in [("tri:5", &[0usize][..]), ("tri:6", &[4, 7][..])] {
+            let b = Board::from_spec(spec).unwrap();
+            let starts: Vec<Pegs> = holes.iter().map(|&h| b.start_with_empty(&[h])).collect();
+            let sweep = Sweep::<u64, 2>::new(&b, &starts);
+            let packed = sweep.run(&Packed::new(b.holes()).unwrap(), &opts).unwrap();
+            let whole = sweep.run(&Whole, &opts).unwrap();
+            assert_eq!(packed, whole, "{spec}");
+            let wide = Sweep::<u128, 2>::new(&b, &starts).run(&Whole, &opts);
+            assert_eq!(packed, wide.unwrap(), "{spec}");
+        }
     }
 }
