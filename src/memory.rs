@@ -14,10 +14,10 @@ pub fn available() -> Option<u64> {
 
 /// Asks the C allocator to map every block of 128 KiB or more on its own and unmap it when
 /// freed, instead of raising that threshold as large blocks are freed (glibc's default),
-/// which keeps freed layer tables in the heap: english `table` sweeps peaked at 2.7 GiB
-/// with the default and at 1.9 GiB with this, at the same wall time (DESIGN.md, "Memory of
-/// the sweeps"). Called once by [`crate::cli::run`]; a no-op off glibc. Returns whether the
-/// setting took.
+/// which keeps freed layer tables in the heap: the english `table` peaked at 2.62 GiB with
+/// the default and at 1.87 GiB with this, for about 10% more wall time in page faults
+/// (DESIGN.md, "Keys within a shard, and the allocator"). Called once by
+/// [`crate::cli::run`]; a no-op off glibc. Returns whether the setting took.
 pub fn unmap_freed_blocks() -> bool {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
