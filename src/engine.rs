@@ -741,12 +741,25 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         // Children buffers, one set per unit of a batch, reused across batches and layers.
         let mut pool: Vec<Vec<Out<C::S, L, N>>> =
             (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();
+        // Entries of the layer before `current`, for the guess of the next layer's size.
+        let mut previous = 0usize;
         loop {
             let entries: usize = current.iter().map(|t| t.len()).sum();
             if entries == 0 {
                 return Ok((current, jumps));
             }
             let mut next = Self::new_tables::<C::S, L>();
+            // Reserve 70% of the next layer's size guessed from the last growth: a table
+            // that grows from there ends at the size it would have reached anyway, with
+            // fewer regrowths and fresh pages on the way (DESIGN.md, "Reserved tables").
+            if previous > 0 {
+                let guess = entries as f64 * (entries as f64 / previous as f64);
+                let each = (0.7 * guess) as usize / SHARDS;
+                if each >= 1024 {
+                    next.par_iter_mut().for_each(|t| t.low.reserve(each));
+                }
+            }
+            previous = entries;
             let mut acc = LayerAcc::default();
             if reduce {
                 acc.reduced.reserve_exact(entries);
