@@ -30,6 +30,8 @@ use crate::progress;
 use crate::stats::{Counts, Layer};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::fmt::Debug;
+use std::hash::Hash;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -45,7 +47,7 @@ type Hasher = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
 /// The low part of a count, which every entry holds for each start: `u64`, or `u32` while
 /// the counts of a sweep of several starts are small (DESIGN.md, "Narrow lanes"). The rest
 /// of a count, its value shifted right by `BITS`, lives in a sparse map beside the entries.
-trait Lane: Copy + Default + Send + Sync + std::fmt::Debug + 'static {
+trait Lane: Copy + Default + Send + Sync + Debug + 'static {
     const BITS: u32;
     /// The low `BITS` bits of `x`.
     fn low(x: u128) -> Self;
@@ -75,8 +77,8 @@ macro_rules! lanes {
 lanes!(u32 u64);
 
 /// A key as a shard's table stores it.
-trait Key: Copy + Default + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static {}
-impl<T: Copy + Default + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync + 'static> Key for T {}
+trait Key: Copy + Default + Eq + Hash + Debug + Send + Sync + 'static {}
+impl<T: Copy + Default + Eq + Hash + Debug + Send + Sync + 'static> Key for T {}
 
 /// How a canonical position is split into its shard and the key its shard's table stores,
 /// and joined again.
@@ -353,8 +355,9 @@ pub fn count_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result
         .num_threads(opts.threads)
         .build()
         .map_err(|e| Error::input(format!("cannot start {} threads: {e}", opts.threads)))?;
-    // The one runtime choice: bitboard width, number of count lanes and how keys are stored. A sweep of several
-    // starts also packs a mask of `N` bits beside each canonical form (`LayerAcc::reduced`).
+    // The one runtime choice: bitboard width, number of count lanes and how keys are stored
+    // ([`Packed`] where the board allows). A sweep of several starts also packs a mask of `N`
+    // bits beside each canonical form (`LayerAcc::reduced`).
     macro_rules! sweep {
         ($($lanes:literal)*) => {$(
             if n <= $lanes {
