@@ -118,12 +118,13 @@ struct Packed {
 
 impl Packed {
     const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
-    const MAX_HOLES: usize = 32 + SHARDS.trailing_zeros() as usize;
+    /// Bits of the product that name the shard.
+    const SHARD_BITS: usize = SHARDS.trailing_zeros() as usize;
+    const MAX_HOLES: usize = 32 + Self::SHARD_BITS;
 
     /// The codec for boards of `holes` holes, if they fit.
     fn new(holes: usize) -> Option<Self> {
-        let shard_bits = SHARDS.trailing_zeros() as usize;
-        if holes <= shard_bits || holes > Self::MAX_HOLES {
+        if holes <= Self::SHARD_BITS || holes > Self::MAX_HOLES {
             return None;
         }
         // Newton's iteration doubles the correct low bits of the inverse (3 to start).
@@ -133,7 +134,7 @@ impl Packed {
         }
         debug_assert_eq!(inv.wrapping_mul(Self::MIX), 1);
         Some(Packed {
-            low: (holes - shard_bits) as u32,
+            low: (holes - Self::SHARD_BITS) as u32,
             mask: u64::MAX >> (64 - holes),
             inv,
         })
@@ -954,7 +955,7 @@ mod tests {
     #[test]
     fn packed_keys_split_and_join_back() {
         assert!(
-            Packed::new(SHARDS.trailing_zeros() as usize).is_none(),
+            Packed::new(Packed::SHARD_BITS).is_none(),
             "no bits left for the key"
         );
         assert!(
@@ -962,13 +963,7 @@ mod tests {
             "key past 32 bits"
         );
         let mut x = 0x1234_5678_9abc_def1u64;
-        for holes in [
-            SHARDS.trailing_zeros() as usize + 1,
-            15,
-            33,
-            37,
-            Packed::MAX_HOLES,
-        ] {
+        for holes in [Packed::SHARD_BITS + 1, 15, 33, 37, Packed::MAX_HOLES] {
             let codec = Packed::new(holes).unwrap();
             let mut shards = [0usize; SHARDS];
             for _ in 0..20_000 {

@@ -17,17 +17,14 @@ pub fn available() -> Option<u64> {
 /// which keeps freed layer tables in the heap: the english `table` peaked at 2.62 GiB with
 /// the default and at 1.87 GiB with this, for about 10% more wall time in page faults
 /// (DESIGN.md, "Keys within a shard, and the allocator"). Called once by
-/// [`crate::cli::run`]; a no-op off glibc. Returns whether the setting took.
-pub fn unmap_freed_blocks() -> bool {
+/// [`crate::cli::run`]; a no-op off glibc (the setting is only a hint, so its result is not
+/// checked).
+pub fn unmap_freed_blocks() {
+    // SAFETY: mallopt only changes a tuning parameter of glibc's allocator; it is safe to
+    // call at any time from any thread.
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        // SAFETY: mallopt only changes a tuning parameter of glibc's allocator; it is safe to
-        // call at any time from any thread.
-        unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024) == 1 }
-    }
-    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-    {
-        false
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
     }
 }
 
