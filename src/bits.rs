@@ -6,7 +6,9 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 /// An unsigned integer used as a set of holes.
-pub trait Bits: PrimInt + Hash + Debug + Default + Send + Sync + 'static {
+pub trait Bits:
+    PrimInt + num_traits::ConstZero + Hash + Debug + Default + Send + Sync + 'static
+{
     /// How many holes fit.
     const BITS: usize;
 

@@ -27,6 +27,7 @@ use crate::board::{Board, Pegs};
 use crate::error::{Error, Result, add};
 use crate::moves::{MAX_GROUP, MoveTable};
 use crate::progress;
+use crate::slots::{SlotKey, Slots};
 use crate::stats::{Counts, Layer};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -47,7 +48,7 @@ type Hasher = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
 /// The low part of a count, which every entry holds for each start: `u64`, or `u32` while
 /// the counts of a sweep of several starts are small (DESIGN.md, "Narrow lanes"). The rest
 /// of a count, its value shifted right by `BITS`, lives in a sparse map beside the entries.
-trait Lane: Copy + Default + Send + Sync + Debug + 'static {
+trait Lane: Copy + Default + num_traits::ConstZero + Send + Sync + Debug + 'static {
     const BITS: u32;
     /// The low `BITS` bits of `x`.
     fn low(x: u128) -> Self;
@@ -77,8 +78,8 @@ macro_rules! lanes {
 lanes!(u32 u64);
 
 /// A key as a shard's table stores it.
-trait Key: Copy + Default + Eq + Hash + Debug + Send + Sync + 'static {}
-impl<T: Copy + Default + Eq + Hash + Debug + Send + Sync + 'static> Key for T {}
+trait Key: Copy + Default + Eq + Hash + Debug + Send + Sync + SlotKey + 'static {}
+impl<T: Copy + Default + Eq + Hash + Debug + Send + Sync + SlotKey + 'static> Key for T {}
 
 /// How a canonical position is split into its shard and the key its shard's table stores,
 /// and joined again.
@@ -157,12 +158,13 @@ impl Codec<u64> for Packed {
 /// One shard of a layer: stored key ([`Codec`]) -> one count per start (`N` lanes).
 ///
 /// A count is split into its low `L::BITS` bits, kept in `low` for every entry, and the
-/// rest, kept in `high` only for the entries that have it. The sweep is bound by memory
-/// traffic, so entries are kept small: with one start and [`Packed`] keys they are 8 bytes
+/// rest, kept in `high` only for the entries that have it. `low` is a [`Slots`] table, whose
+/// inserts fetch their cache line ahead; `high` is small and a plain hash map. The sweep is
+/// bound by memory traffic, so entries are kept small: with one start and [`Packed`] keys they are 8 bytes
 /// while counts fit 32 bits, then 16 (DESIGN.md, "Memory" and "Keys within a shard").
 #[derive(Default)]
 struct Shard<K, L, const N: usize> {
-    low: HashMap<K, [L; N], Hasher>,
+    low: Slots<K, [L; N]>,
     high: HashMap<K, [u128; N], Hasher>,
 }
 
@@ -171,21 +173,40 @@ impl<K: Key, L: Lane, const N: usize> Shard<K, L, N> {
         self.low.len()
     }
 
-    /// Bytes held by both maps (entry plus control byte per slot).
+    /// Bytes held by both maps (the slots of `low`; entry plus control byte per slot of
+    /// `high`).
     fn bytes(&self) -> u64 {
-        let low = std::mem::size_of::<(K, [L; N])>() + 1;
+        let low = std::mem::size_of::<(K, [L; N])>();
         let high = std::mem::size_of::<(K, [u128; N])>() + 1;
         (self.low.capacity() * low + self.high.capacity() * high) as u64
+    }
+
+    /// Adds each `(key, lo)` of `entries` with [`Shard::add_low`], fetching the slots of
+    /// later keys meanwhile (DESIGN.md, "Slot tables"). Kept out of line so that profiles
+    /// name the insert phase.
+    #[inline(never)]
+    fn add_all(&mut self, entries: &[(K, [L; N])]) -> Result<()> {
+        const AHEAD: usize = 16;
+        for (key, _) in entries.iter().take(AHEAD) {
+            self.low.prefetch(*key);
+        }
+        for (i, (key, lo)) in entries.iter().enumerate() {
+            if let Some((later, _)) = entries.get(i + AHEAD) {
+                self.low.prefetch(*later);
+            }
+            self.add_low(*key, lo)?;
+        }
+        Ok(())
     }
 
     /// Adds `lo` to the low parts of `key`'s counts, carrying into the high parts.
     #[inline]
     fn add_low(&mut self, key: K, lo: &[L; N]) -> Result<()> {
-        let slot = self.low.entry(key).or_insert([L::default(); N]);
+        let slot = self.low.entry(key);
         let mut carry = [0u128; N];
         let mut any = false;
         for k in 0..N {
-            let (sum, c) = slot[k].add(lo[k]);
+            let (sum, c) = Lane::add(slot[k], lo[k]);
             slot[k] = sum;
             carry[k] = u128::from(c);
             any |= c;
@@ -225,7 +246,7 @@ struct Frozen<K, L, const N: usize> {
 impl<K: Key, L: Lane, const N: usize> Frozen<K, L, N> {
     fn new(shard: Shard<K, L, N>) -> Self {
         Frozen {
-            low: shard.low.into_iter().collect(),
+            low: shard.low.into_entries(),
             high: shard.high,
         }
     }
@@ -459,6 +480,8 @@ struct Run {
     finish: Vec<Vec<u128>>,
     /// Positions (not reduced) counted so far, all starts together, for the progress bar.
     positions: u64,
+    /// Entries of the layer before the current one, for the guess of the next layer's size.
+    previous: usize,
 }
 
 /// The sweep of one board from up to `N` starts, with bitboards of type `K`.
@@ -678,6 +701,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             layers: vec![Vec::new(); n],
             finish: vec![vec![0u128; self.board.holes()]; n],
             positions: 0,
+            previous: 0,
         };
         let mut first_layer = Self::new_tables::<C::S, u64>();
         let h = self.moves.subgroup_order();
@@ -745,25 +769,23 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         // Children buffers, one set per unit of a batch, reused across batches and layers.
         let mut pool: Vec<Vec<Out<C::S, L, N>>> =
             (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();
-        // Entries of the layer before `current`, for the guess of the next layer's size.
-        let mut previous = 0usize;
         loop {
             let entries: usize = current.iter().map(|t| t.len()).sum();
             if entries == 0 {
                 return Ok((current, jumps));
             }
             let mut next = Self::new_tables::<C::S, L>();
-            // Reserve 70% of the next layer's size guessed from the last growth: a table
-            // that grows from there ends at the size it would have reached anyway, with
-            // fewer regrowths and fresh pages on the way (DESIGN.md, "Reserved tables").
-            if previous > 0 {
-                let guess = entries as f64 * (entries as f64 / previous as f64);
-                let each = (0.7 * guess) as usize / SHARDS;
+            // Reserve the next layer's size guessed from the last growth (the layer before
+            // carried over from narrow lanes), so that tables seldom grow (DESIGN.md,
+            // "Reserved tables").
+            if run.previous > 0 {
+                let guess = entries as f64 * (entries as f64 / run.previous as f64);
+                let each = guess as usize / SHARDS;
                 if each >= 1024 {
                     next.par_iter_mut().for_each(|t| t.low.reserve(each));
                 }
             }
-            previous = entries;
+            run.previous = entries;
             let mut acc = LayerAcc::default();
             if reduce {
                 acc.reduced.reserve_exact(entries);
@@ -801,9 +823,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     .enumerate()
                     .try_for_each(|(i, table)| -> Result<()> {
                         for out in pool.iter() {
-                            for (key, lo) in &out[i].low {
-                                table.add_low(*key, lo)?;
-                            }
+                            table.add_all(&out[i].low)?;
                             for (key, hi) in &out[i].high {
                                 table.add_high(*key, hi)?;
                             }

@@ -30,6 +30,7 @@ pub mod plot;
 pub mod progress;
 pub mod regions;
 pub mod report;
+mod slots;
 pub mod solvable;
 pub mod solve;
 pub mod stats;
