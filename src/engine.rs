@@ -467,7 +467,8 @@ fn permute<T: Copy + Default, const N: usize>(x: &[T; N], to: &[usize; N]) -> [T
     out
 }
 
-/// Whether `PEGSOL_TRACE` asks for one line per layer on stderr (sizes and memory).
+/// Whether `PEGSOL_TRACE` asks for one line per layer on stderr (sizes, memory, seconds
+/// since the sweep began).
 fn trace() -> bool {
     std::env::var_os("PEGSOL_TRACE").is_some()
 }
@@ -888,13 +889,14 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             if trace() {
                 eprintln!(
                     "layer {jumps}: {} entries ({} carry), {} lanes of {} bits, tables {} MiB, \
-                     peak RSS {} MiB",
+                     peak RSS {} MiB, at {:.2} s",
                     current.iter().map(|t| t.len()).sum::<usize>(),
                     current.iter().map(|t| t.high.len()).sum::<usize>(),
                     N,
                     L::BITS,
                     held >> 20,
-                    crate::memory::peak_rss().unwrap_or(0) >> 20
+                    crate::memory::peak_rss().unwrap_or(0) >> 20,
+                    run.started.elapsed().as_secs_f64()
                 );
             }
             if narrow {
