@@ -160,8 +160,9 @@ impl Codec<u64> for Packed {
 /// A count is split into its low `L::BITS` bits, kept in `low` for every entry, and the
 /// rest, kept in `high` only for the entries that have it. `low` is a [`Slots`] table, whose
 /// inserts fetch their cache line ahead; `high` is small and a plain hash map. The sweep is
-/// bound by memory traffic, so entries are kept small: with one start and [`Packed`] keys they are 8 bytes
-/// while counts fit 32 bits, then 16 (DESIGN.md, "Memory" and "Keys within a shard").
+/// bound by memory traffic, so entries are kept small: with one start and [`Packed`] keys
+/// they are 8 bytes while counts fit 32 bits, then 16 (DESIGN.md, "Memory", "Keys within a
+/// shard" and "Slot tables").
 #[derive(Default)]
 struct Shard<K, L, const N: usize> {
     low: Slots<K, [L; N]>,
