@@ -77,9 +77,9 @@ macro_rules! lanes {
 }
 lanes!(u32 u64);
 
-/// A key as a shard's table stores it.
-trait Key: Copy + Default + Eq + Hash + Debug + Send + Sync + SlotKey + 'static {}
-impl<T: Copy + Default + Eq + Hash + Debug + Send + Sync + SlotKey + 'static> Key for T {}
+/// A key as a shard's table stores it (hashed also by the sparse map of high parts).
+trait Key: SlotKey + Default + Hash + Send + Sync + 'static {}
+impl<T: SlotKey + Default + Hash + Send + Sync + 'static> Key for T {}
 
 /// How a canonical position is split into its shard and the key its shard's table stores,
 /// and joined again.
