@@ -48,7 +48,7 @@ type Hasher = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
 /// The low part of a count, which every entry holds for each start: `u64`, or `u32` while
 /// the counts of a sweep of several starts are small (DESIGN.md, "Narrow lanes"). The rest
 /// of a count, its value shifted right by `BITS`, lives in a sparse map beside the entries.
-trait Lane: Copy + Default + num_traits::ConstZero + Send + Sync + Debug + 'static {
+trait Lane: Copy + Default + Ord + num_traits::ConstZero + Send + Sync + Debug + 'static {
     const BITS: u32;
     /// The low `BITS` bits of `x`.
     fn low(x: u128) -> Self;
@@ -204,15 +204,15 @@ impl<K: Key, L: Lane, const N: usize> Shard<K, L, N> {
     #[inline]
     fn add_low(&mut self, key: K, lo: &[L; N]) -> Result<()> {
         let slot = self.low.entry(key);
-        let mut carry = [0u128; N];
         let mut any = false;
         for k in 0..N {
             let (sum, c) = Lane::add(slot[k], lo[k]);
             slot[k] = sum;
-            carry[k] = u128::from(c);
             any |= c;
         }
         if any {
+            // A lane carried exactly when its sum came out below what was added.
+            let carry = std::array::from_fn(|k| u128::from(slot[k] < lo[k]));
             self.add_high(key, &carry)
         } else {
             Ok(())
@@ -545,6 +545,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         pos: K,
         counts: [u128; N],
         out: &mut [Out<C::S, L, N>],
+        jumps: &mut [u32],
         acc: &mut LayerAcc<K, N>,
     ) -> Result<()> {
         let (g, h) = (self.moves.group_order(), self.moves.subgroup_order());
@@ -592,8 +593,16 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let low = carried.map(L::low);
         let high = carried.map(|c| c >> L::BITS);
         let has_high = high.iter().any(|&x| x != 0);
+        // The legal jumps are gathered first and the children made in a plain loop: a
+        // closure called for each jump was not inlined, and its calls cost about 16 of the
+        // 67 instructions per child (DESIGN.md, "Instructions per child").
+        let mut legal = 0;
         let moved = self.moves.each_jump(pos, |j| {
-            let (canon, by) = self.moves.canonical_child_by(&img, j);
+            jumps[legal] = j as u32;
+            legal += 1;
+        });
+        for &j in &jumps[..legal] {
+            let (canon, by) = self.moves.canonical_child_by(&img, j as usize);
             let (shard, key) = codec.split(canon);
             let out = &mut out[shard];
             if N == 1 || by == 0 {
@@ -608,7 +617,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     out.high.push((key, permute(&high, to)));
                 }
             }
-        });
+        }
         // Each distinct position `img[i]` of the orbit is reached from start `k` by as many
         // sequences as `pos` is from start `inv[i][k]`: that pair orbit's count over its size.
         let one_peg = pos.count_ones() == 1;
@@ -815,8 +824,10 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                         if reduce {
                             acc.reduced.reserve_exact(unit.len());
                         }
+                        let mut jumps = vec![0u32; self.board.jumps().len()];
                         for (key, m) in unit.drain() {
-                            self.expand(codec, codec.join(first + i, key), m, out, &mut acc)?;
+                            let pos = codec.join(first + i, key);
+                            self.expand(codec, pos, m, out, &mut jumps, &mut acc)?;
                         }
                         Ok(acc)
                     })
