@@ -60,8 +60,6 @@ pub(crate) struct Slots<K, V> {
     slots: Vec<(K, V)>,
     /// Keys other than [`SlotKey::EMPTY`] in `slots`.
     filled: usize,
-    /// The most keys `slots` may hold before it grows: [`MAX_LOAD`] of its length.
-    limit: usize,
     /// The value of key [`SlotKey::EMPTY`], which cannot live in `slots`.
     aside: Option<V>,
 }
@@ -71,7 +69,6 @@ impl<K, V> Default for Slots<K, V> {
         Slots {
             slots: Vec::new(),
             filled: 0,
-            limit: 0,
             aside: None,
         }
     }
@@ -115,7 +112,7 @@ impl<K: SlotKey, V: Value> Slots<K, V> {
         if key == K::EMPTY {
             return self.aside.get_or_insert(V::ZERO);
         }
-        if self.filled >= self.limit {
+        if (self.filled + 1) * MAX_LOAD.1 > self.slots.len() * MAX_LOAD.0 {
             self.resize((self.slots.len() * 3 / 2).max(16));
         }
         let cap = self.slots.len();
@@ -168,7 +165,6 @@ impl<K: SlotKey, V: Value> Slots<K, V> {
         fresh.resize(slots, (K::EMPTY, V::ZERO));
         let old = std::mem::replace(&mut self.slots, fresh);
         self.filled = 0;
-        self.limit = slots * MAX_LOAD.0 / MAX_LOAD.1;
         for (k, v) in old {
             if k != K::EMPTY {
                 *self.entry(k) = v;
