@@ -537,7 +537,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
 
     /// Expands one orbit representative `pos` carrying `counts` (one per start): records its
     /// layer statistics and pushes each child's canonical form, with the counts permuted to
-    /// the child's starts, into `out[shard]`.
+    /// the child's starts, into `out[shard]`. `jumps` is scratch, one slot per jump of the
+    /// board.
     #[inline]
     fn expand<L: Lane, C: Codec<K>>(
         &self,
