@@ -418,7 +418,7 @@ pub fn max_starts(board: &Board) -> usize {
 }
 
 /// Per-unit accumulator of one layer's statistics, one lane per start.
-struct LayerAcc<K, const N: usize> {
+struct LayerAcc<const N: usize> {
     positions: [u64; N],
     dead_ends: [u64; N],
     games_ended: [u128; N],
@@ -426,12 +426,9 @@ struct LayerAcc<K, const N: usize> {
     reached: [u64; N],
     /// (start, hole, wins) for one-peg dead ends.
     finish: Vec<(usize, usize, u128)>,
-    /// Canonical forms under the whole group, when it is larger than `H`; with several
-    /// starts shifted left by `N` bits, the low bits marking the starts that reach them.
-    reduced: Vec<K>,
 }
 
-impl<K, const N: usize> Default for LayerAcc<K, N> {
+impl<const N: usize> Default for LayerAcc<N> {
     fn default() -> Self {
         LayerAcc {
             positions: [0; N],
@@ -439,13 +436,12 @@ impl<K, const N: usize> Default for LayerAcc<K, N> {
             games_ended: [0; N],
             reached: [0; N],
             finish: Vec::new(),
-            reduced: Vec::new(),
         }
     }
 }
 
-impl<K, const N: usize> LayerAcc<K, N> {
-    fn absorb(&mut self, other: LayerAcc<K, N>) -> Result<()> {
+impl<const N: usize> LayerAcc<N> {
+    fn absorb(&mut self, other: LayerAcc<N>) -> Result<()> {
         for k in 0..N {
             self.positions[k] += other.positions[k];
             self.dead_ends[k] += other.dead_ends[k];
@@ -453,7 +449,6 @@ impl<K, const N: usize> LayerAcc<K, N> {
             self.games_ended[k] = add(self.games_ended[k], other.games_ended[k])?;
         }
         self.finish.extend(other.finish);
-        self.reduced.extend(other.reduced);
         Ok(())
     }
 }
@@ -538,7 +533,9 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     /// Expands one orbit representative `pos` carrying `counts` (one per start): records its
     /// layer statistics and pushes each child's canonical form, with the counts permuted to
     /// the child's starts, into `out[shard]`. `jumps` is scratch, one slot per jump of the
-    /// board.
+    /// board. Returns the canonical form of `pos` under the whole group, with several starts
+    /// shifted left by `N` bits, the low bits marking the starts that reach it (see
+    /// [`Sweep::reduced_counts`]); zero where the whole group is `H`.
     #[inline]
     fn expand<L: Lane, C: Codec<K>>(
         &self,
@@ -547,8 +544,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         counts: [u128; N],
         out: &mut [Out<C::S, L, N>],
         jumps: &mut [u32],
-        acc: &mut LayerAcc<K, N>,
-    ) -> Result<()> {
+        acc: &mut LayerAcc<N>,
+    ) -> Result<K> {
         let (g, h) = (self.moves.group_order(), self.moves.subgroup_order());
         let n = self.starts.len();
         let img = self.moves.images(pos, g);
@@ -606,6 +603,11 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             let (canon, by) = self.moves.canonical_child_by(&img, j as usize);
             let (shard, key) = codec.split(canon);
             let out = &mut out[shard];
+            // Fetch the line two lines past this buffer's end: the 64 buffers are too many
+            // streams for the hardware prefetcher, and a push into a line not in cache
+            // stalled the expansion (DESIGN.md, "Writing children").
+            let ahead = 128 / size_of::<(C::S, [L; N])>();
+            crate::slots::prefetch(out.low.as_ptr().wrapping_add(out.low.len() + ahead));
             if N == 1 || by == 0 {
                 out.low.push((key, low));
                 if has_high {
@@ -661,28 +663,28 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 mask |= 1 << k;
             }
         }
-        if g > h {
-            let canon = *img[..g].iter().min().expect("group has identity");
-            acc.reduced.push(if N > 1 {
-                canon << N | K::from_u128(mask)
-            } else {
-                canon
-            });
+        if g == h {
+            return Ok(K::zero());
         }
-        Ok(())
+        let canon = *img[..g].iter().min().expect("group has identity");
+        Ok(if N > 1 {
+            canon << N | K::from_u128(mask)
+        } else {
+            canon
+        })
     }
 
-    /// Positions up to the whole group per start, from the layer's canonical forms.
-    fn reduced_counts(&self, acc: &mut LayerAcc<K, N>) -> [u64; N] {
+    /// Positions up to the whole group per start, from the canonical forms under the whole
+    /// group of the layer's entries ([`Sweep::expand`]), when it is larger than `H`.
+    fn reduced_counts(&self, acc: &LayerAcc<N>, reduced: &mut [K]) -> [u64; N] {
         if self.moves.group_order() == self.moves.subgroup_order() {
             return acc.reached;
         }
-        let reduced = &mut acc.reduced;
         reduced.par_sort_unstable();
         let mut counts = [0u64; N];
         if N == 1 {
-            reduced.dedup();
-            counts[0] = reduced.len() as u64;
+            let distinct = reduced.windows(2).filter(|w| w[0] != w[1]).count();
+            counts[0] = (distinct + usize::from(!reduced.is_empty())) as u64;
             return counts;
         }
         let low = K::from_u128((1u128 << N) - 1);
@@ -799,9 +801,11 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             }
             run.previous = entries;
             let mut acc = LayerAcc::default();
-            if reduce {
-                acc.reduced.reserve_exact(entries);
-            }
+            // One canonical form per entry, each unit writing its own stretch: no vector per
+            // unit and no copy (DESIGN.md, "Writing children").
+            let mut reduced = vec![K::zero(); if reduce { entries } else { 0 }];
+            let reduced_bytes = std::mem::size_of_val(&reduced[..]) as u64;
+            let mut rest = &mut reduced[..];
             for first in (0..SHARDS).step_by(batch) {
                 if opts
                     .cancel
@@ -812,23 +816,30 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 }
                 let units = &mut current[first..(first + batch).min(SHARDS)];
                 let pool = &mut pool[..units.len()];
-                let accs: Vec<LayerAcc<K, N>> = units
+                let mut stretches = Vec::with_capacity(units.len());
+                for unit in units.iter() {
+                    let (mine, later) = rest.split_at_mut(if reduce { unit.len() } else { 0 });
+                    stretches.push(mine);
+                    rest = later;
+                }
+                let accs: Vec<LayerAcc<N>> = units
                     .par_iter_mut()
                     .enumerate()
                     .zip(pool.par_iter_mut())
-                    .map(|((i, unit), out)| {
+                    .zip(stretches)
+                    .map(|(((i, unit), out), stretch)| {
                         out.iter_mut().for_each(|o| {
                             o.low.clear();
                             o.high.clear();
                         });
                         let mut acc = LayerAcc::default();
-                        if reduce {
-                            acc.reduced.reserve_exact(unit.len());
-                        }
                         let mut jumps = vec![0u32; self.board.jumps().len()];
-                        for (key, m) in unit.drain() {
+                        for (n, (key, m)) in unit.drain().enumerate() {
                             let pos = codec.join(first + i, key);
-                            self.expand(codec, pos, m, out, &mut jumps, &mut acc)?;
+                            let canon = self.expand(codec, pos, m, out, &mut jumps, &mut acc)?;
+                            if reduce {
+                                stretch[n] = canon;
+                            }
                         }
                         Ok(acc)
                     })
@@ -857,7 +868,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 }
                 let held: u64 = current.iter().map(|t| t.bytes()).sum::<u64>()
                     + next.iter().map(|t| t.bytes()).sum::<u64>()
-                    + (acc.reduced.capacity() * std::mem::size_of::<K>()) as u64;
+                    + reduced_bytes;
                 if held + buffers > opts.max_memory {
                     return Err(Error::Memory(format!(
                         "{} from {}: the tables after {} jumps need more than {} (the limit); \
@@ -872,8 +883,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     )));
                 }
             }
-            let reduced = self.reduced_counts(&mut acc);
-            acc.reduced = Vec::new();
+            let reduced = self.reduced_counts(&acc, &mut reduced);
             for &(k, hole, wins) in &acc.finish {
                 run.finish[k][hole] = add(run.finish[k][hole], wins)?;
             }

@@ -191,18 +191,24 @@ impl<K: SlotKey, V: Value> Slots<K, V> {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
 #[inline]
 fn prefetch_line<T>(slot: &T) {
+    prefetch(slot as *const T);
+}
+
+/// Asks the processor to bring in the cache line at `at`, which need not be allocated: a
+/// prefetch is only a hint.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn prefetch<T>(at: *const T) {
     use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-    // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault, and `slot` is a
-    // valid reference anyway.
-    unsafe { _mm_prefetch::<_MM_HINT_T0>((slot as *const T).cast()) }
+    // SAFETY: a prefetch reads nothing and cannot fault, whatever the address.
+    unsafe { _mm_prefetch::<_MM_HINT_T0>(at.cast()) }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn prefetch_line<T>(_: &T) {}
+pub(crate) fn prefetch<T>(_: *const T) {}
 
 #[cfg(test)]
 mod tests {
