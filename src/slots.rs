@@ -1,6 +1,7 @@
 //! The table behind each shard of the engine: an open-addressing map of count entries, its
-//! keys and values side by side in one array, so that an insert touches one cache line, and
-//! with [`Slots::prefetch`] to ask for that line some inserts ahead.
+//! keys and values side by side in one array, so that an insert touches one cache line (two
+//! where an entry straddles them), and with [`Slots::prefetch`] to ask for those lines some
+//! inserts ahead.
 //!
 //! Why not `hashbrown`: the sweep is bound by memory latency (75% of an insert waited on
 //! the bucket load). hashbrown keeps control bytes and entries in two arrays, two lines per
@@ -103,6 +104,13 @@ impl<K: SlotKey, V: Value> Slots<K, V> {
     pub(crate) fn prefetch(&self, key: K) {
         if let Some(slot) = self.slots.get(self.home(key)) {
             prefetch_line(slot);
+            // An entry whose size does not divide a line (english's four narrow lanes: 20
+            // bytes) may straddle two: fetch the line of its last byte too (DESIGN.md,
+            // "Writing children, and page faults").
+            if 64 % size_of::<(K, V)>() != 0 {
+                let last = (slot as *const (K, V)).cast::<u8>();
+                prefetch(last.wrapping_add(size_of::<(K, V)>() - 1));
+            }
         }
     }
 
