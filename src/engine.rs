@@ -605,7 +605,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             let out = &mut out[shard];
             // Fetch the line two lines past this buffer's end: the 64 buffers are too many
             // streams for the hardware prefetcher, and a push into a line not in cache
-            // stalled the expansion (DESIGN.md, "Writing children").
+            // stalled the expansion (DESIGN.md, "Writing children, and page faults").
             let ahead = 128 / size_of::<(C::S, [L; N])>();
             crate::slots::prefetch(out.low.as_ptr().wrapping_add(out.low.len() + ahead));
             if N == 1 || by == 0 {
@@ -802,7 +802,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             run.previous = entries;
             let mut acc = LayerAcc::default();
             // One canonical form per entry, each unit writing its own stretch: no vector per
-            // unit and no copy (DESIGN.md, "Writing children").
+            // unit and no copy (DESIGN.md, "Writing children, and page faults").
             let mut reduced = vec![K::zero(); if reduce { entries } else { 0 }];
             let reduced_bytes = std::mem::size_of_val(&reduced[..]) as u64;
             let mut rest = &mut reduced[..];

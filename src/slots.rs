@@ -108,8 +108,8 @@ impl<K: SlotKey, V: Value> Slots<K, V> {
             // bytes) may straddle two: fetch the line of its last byte too (DESIGN.md,
             // "Writing children, and page faults").
             if 64 % size_of::<(K, V)>() != 0 {
-                let last = (slot as *const (K, V)).cast::<u8>();
-                prefetch(last.wrapping_add(size_of::<(K, V)>() - 1));
+                let first = (slot as *const (K, V)).cast::<u8>();
+                prefetch(first.wrapping_add(size_of::<(K, V)>() - 1));
             }
         }
     }
