@@ -103,13 +103,13 @@ impl<K: SlotKey, V: Value> Slots<K, V> {
     #[inline]
     pub(crate) fn prefetch(&self, key: K) {
         if let Some(slot) = self.slots.get(self.home(key)) {
-            prefetch_line(slot);
+            let first: *const (K, V) = slot;
+            prefetch(first);
             // An entry whose size does not divide a line (english's four narrow lanes: 20
             // bytes) may straddle two: fetch the line of its last byte too (DESIGN.md,
             // "Writing children, and page faults").
             if 64 % size_of::<(K, V)>() != 0 {
-                let first = (slot as *const (K, V)).cast::<u8>();
-                prefetch(first.wrapping_add(size_of::<(K, V)>() - 1));
+                prefetch(first.cast::<u8>().wrapping_add(size_of::<(K, V)>() - 1));
             }
         }
     }
@@ -197,11 +197,6 @@ impl<K: SlotKey, V: Value> Slots<K, V> {
         slots.shrink_to_fit();
         slots
     }
-}
-
-#[inline]
-fn prefetch_line<T>(slot: &T) {
-    prefetch(slot as *const T);
 }
 
 /// Asks the processor to bring in the cache line at `at`, which need not be allocated: a
