@@ -666,27 +666,10 @@ impl Board {
     /// assert_eq!(tri5.position_classes().len(), 3);
     /// ```
     pub fn position_classes(&self) -> Vec<Vec<usize>> {
-        // A basis of the span of the jump masks, each element with a distinct leading bit;
-        // reducing a mask by it gives one representative per coset.
-        let reduce = |basis: &[Pegs], mut x: Pegs| {
-            for &b in basis {
-                if x ^ b < x {
-                    x ^= b;
-                }
-            }
-            x
-        };
-        let mut basis: Vec<Pegs> = Vec::new();
-        for j in &self.jumps {
-            let m = reduce(&basis, j.mask());
-            if m != 0 {
-                basis.push(m);
-                basis.sort_unstable_by(|a, b| b.cmp(a));
-            }
-        }
+        let basis = self.jump_span();
         let mut classes: Vec<(Pegs, Vec<usize>)> = Vec::new();
         for h in 0..self.holes() {
-            let coset = reduce(&basis, bit(h));
+            let coset = reduce_by(&basis, bit(h));
             match classes.iter_mut().find(|(c, _)| *c == coset) {
                 Some((_, holes)) => holes.push(h),
                 None => classes.push((coset, vec![h])),
@@ -694,6 +677,45 @@ impl Board {
         }
         classes.into_iter().map(|(_, holes)| holes).collect()
     }
+
+    /// Whether positions `a` and `b` lie in one position class: their difference is a sum
+    /// of jump masks over GF(2) (see [`Board::position_classes`]). Every position reachable
+    /// from `a` is in the class of `a`.
+    ///
+    /// ```
+    /// use pegsol::board::Board;
+    /// let b = Board::from_spec("english").unwrap();
+    /// let (c1, c4, c2) = (b.hole("c1").unwrap(), b.hole("c4").unwrap(), b.hole("c2").unwrap());
+    /// assert!(b.same_class(b.start_with_empty(&[c1]), b.start_with_empty(&[c4])));
+    /// assert!(!b.same_class(b.start_with_empty(&[c1]), b.start_with_empty(&[c2])));
+    /// ```
+    pub fn same_class(&self, a: Pegs, b: Pegs) -> bool {
+        reduce_by(&self.jump_span(), a ^ b) == 0
+    }
+
+    /// A basis of the span of the jump masks over GF(2), each element with a distinct
+    /// leading bit, largest first.
+    fn jump_span(&self) -> Vec<Pegs> {
+        let mut basis: Vec<Pegs> = Vec::new();
+        for j in &self.jumps {
+            let m = reduce_by(&basis, j.mask());
+            if m != 0 {
+                basis.push(m);
+                basis.sort_unstable_by(|a, b| b.cmp(a));
+            }
+        }
+        basis
+    }
+}
+
+/// `x` reduced by a basis of [`Board::jump_span`]: one representative per coset.
+fn reduce_by(basis: &[Pegs], mut x: Pegs) -> Pegs {
+    for &b in basis {
+        if x ^ b < x {
+            x ^= b;
+        }
+    }
+    x
 }
 
 /// Characters that stand for a hole with a peg in pictures.

@@ -486,7 +486,7 @@ struct Sweep<'a, K: Bits, const N: usize> {
     board: &'a Board,
     starts: Vec<K>,
     /// Jumps and symmetries; canonical forms under `H`, the symmetries that map the set of
-    /// starts onto itself.
+    /// starts onto itself, then `K` ([`Sweep::reduced_counts`]).
     moves: MoveTable<K>,
     /// For each element `i` of `H` and start `k`: `fwd[i][k]` is the start that symmetry
     /// `i` sends start `k` to, `inv[i][k]` the one it sends to start `k`. Lanes past the
@@ -497,11 +497,18 @@ struct Sweep<'a, K: Bits, const N: usize> {
 
 impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     fn new(board: &'a Board, starts: &[Pegs]) -> Self {
-        let moves = MoveTable::new(board, |s| {
-            starts
-                .iter()
-                .all(|&x| starts.contains(&board.transform(s, x)))
-        });
+        // `K`: the symmetries that keep the starts' position class, when they share one (the
+        // whole group otherwise); see [`Sweep::reduced_counts`].
+        let one_class = starts.iter().all(|&x| board.same_class(x, starts[0]));
+        let moves = MoveTable::nested(
+            board,
+            |s| {
+                starts
+                    .iter()
+                    .all(|&x| starts.contains(&board.transform(s, x)))
+            },
+            |s| !one_class || board.same_class(board.transform(s, starts[0]), starts[0]),
+        );
         let starts: Vec<K> = starts.iter().map(|&s| K::from_u128(s)).collect();
         let h = moves.subgroup_order();
         let mut fwd = vec![std::array::from_fn(|k| k); h];
@@ -533,9 +540,9 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     /// Expands one orbit representative `pos` carrying `counts` (one per start): records its
     /// layer statistics and pushes each child's canonical form, with the counts permuted to
     /// the child's starts, into `out[shard]`. `jumps` is scratch, one slot per jump of the
-    /// board. Returns the canonical form of `pos` under the whole group, with several starts
-    /// shifted left by `N` bits, the low bits marking the starts that reach it (see
-    /// [`Sweep::reduced_counts`]); zero where the whole group is `H`.
+    /// board. Returns the canonical form of `pos` under `K`, with several starts shifted
+    /// left by `N` bits, the low bits marking the starts that reach it (see
+    /// [`Sweep::reduced_counts`]); zero where `K` is `H`.
     #[inline]
     fn expand<L: Lane, C: Codec<K>>(
         &self,
@@ -546,9 +553,9 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         jumps: &mut [u32],
         acc: &mut LayerAcc<N>,
     ) -> Result<K> {
-        let (g, h) = (self.moves.group_order(), self.moves.subgroup_order());
+        let (outer, h) = (self.moves.outer_order(), self.moves.subgroup_order());
         let n = self.starts.len();
-        let img = self.moves.images(pos, g);
+        let img = self.moves.images(pos, outer);
         // The symmetries of H that fix `pos`.
         let mut stab = [0usize; MAX_GROUP];
         let mut fixed = 0;
@@ -663,10 +670,10 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 mask |= 1 << k;
             }
         }
-        if g == h {
+        if outer == h {
             return Ok(K::zero());
         }
-        let canon = *img[..g].iter().min().expect("group has identity");
+        let canon = *img[..outer].iter().min().expect("group has identity");
         Ok(if N > 1 {
             canon << N | K::from_u128(mask)
         } else {
@@ -674,10 +681,18 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         })
     }
 
-    /// Positions up to the whole group per start, from the canonical forms under the whole
-    /// group of the layer's entries ([`Sweep::expand`]), when it is larger than `H`.
+    /// Positions up to the whole group `G` per start, from the canonical forms under `K`
+    /// of the layer's entries ([`Sweep::expand`]), when `K` is larger than `H`.
+    ///
+    /// `K` is the stabiliser of the starts' position class `C` ([`Board::same_class`]) when
+    /// they share one. A symmetry that keeps one position of `C` in `C` maps `C` onto
+    /// itself, so `G`-orbits meet `C` in single `K`-orbits, and every position reachable
+    /// from a start lies in `C`: positions up to `G` are positions up to `K`. Where `K` is
+    /// `H` (every sweep of the english table), they are the entries that reach the start,
+    /// with no canonical forms to gather and sort (DESIGN.md, "Positions up to symmetry
+    /// within a class").
     fn reduced_counts(&self, acc: &LayerAcc<N>, reduced: &mut [K]) -> [u64; N] {
-        if self.moves.group_order() == self.moves.subgroup_order() {
+        if self.moves.outer_order() == self.moves.subgroup_order() {
             return acc.reached;
         }
         reduced.par_sort_unstable();
@@ -778,8 +793,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     ) -> Result<(Vec<Frozen<C::S, L, N>>, usize)> {
         let entry_bytes = std::mem::size_of::<(C::S, [L; N])>() as u64;
         let batch = (2 * rayon::current_num_threads()).clamp(4, SHARDS);
-        // Canonical forms under the whole group are gathered only where it is larger than H.
-        let reduce = self.moves.group_order() > self.moves.subgroup_order();
+        // Canonical forms under K are gathered only where it is larger than H.
+        let reduce = self.moves.outer_order() > self.moves.subgroup_order();
         // Children buffers, one set per unit of a batch, reused across batches and layers.
         let mut pool: Vec<Vec<Out<C::S, L, N>>> =
             (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();

@@ -21,12 +21,15 @@ use std::collections::HashMap;
 pub const MAX_GROUP: usize = 12;
 
 /// A board's jumps as masks of type `K`, and the board's symmetries ordered so that the
-/// subgroup canonical forms are taken under comes first.
+/// subgroup canonical forms are taken under comes first, then the rest of a larger group
+/// ([`MoveTable::nested`]), then the rest.
 #[derive(Clone, Debug)]
 pub struct MoveTable<K: Bits> {
-    /// Every symmetry of the board: the `h` of the subgroup first (identity at 0).
+    /// Every symmetry of the board: the `h` of the subgroup first (identity at 0), then the
+    /// rest of the `outer` of the larger group.
     transforms: Transforms<K>,
     h: usize,
+    outer: usize,
     /// Per jump: the mask of its three holes.
     all: Vec<K>,
     /// Per jump `j` and subgroup element `i`: the image of `all[j]`, at `j * h + i`.
@@ -161,10 +164,37 @@ impl<K: Bits> MoveTable<K> {
     /// assert_eq!(children[0], children[1]);
     /// ```
     pub fn new(board: &Board, in_subgroup: impl Fn(&Symmetry) -> bool) -> Self {
+        Self::nested(board, in_subgroup, |_| true)
+    }
+
+    /// [`MoveTable::new`] with the symmetries of a group between the subgroup and the whole
+    /// group (`in_outer` must hold on the subgroup) ordered right after the subgroup, so that
+    /// [`MoveTable::images`] of the first [`MoveTable::outer_order`] symmetries are its
+    /// images.
+    ///
+    /// ```
+    /// use pegsol::{board::Board, moves::MoveTable};
+    /// let b = Board::from_spec("english").unwrap();
+    /// let c2 = b.start_with_empty(&[b.hole("c2").unwrap()]);
+    /// // Only the identity fixes c2; it and one mirror keep c2's position class.
+    /// let t = MoveTable::<u64>::nested(
+    ///     &b,
+    ///     |s| b.transform(s, c2) == c2,
+    ///     |s| b.same_class(b.transform(s, c2), c2),
+    /// );
+    /// assert_eq!((t.subgroup_order(), t.outer_order(), t.group_order()), (1, 2, 8));
+    /// ```
+    pub fn nested(
+        board: &Board,
+        in_subgroup: impl Fn(&Symmetry) -> bool,
+        in_outer: impl Fn(&Symmetry) -> bool,
+    ) -> Self {
         let group = board.symmetries();
         let mut order: Vec<&Symmetry> = group.iter().filter(|s| in_subgroup(s)).collect();
         let h = order.len();
-        order.extend(group.iter().filter(|s| !in_subgroup(s)));
+        order.extend(group.iter().filter(|s| !in_subgroup(s) && in_outer(s)));
+        let outer = order.len();
+        order.extend(group.iter().filter(|s| !in_subgroup(s) && !in_outer(s)));
         let transforms = Transforms::new(&order, board.holes());
         let all: Vec<K> = board
             .jumps()
@@ -179,6 +209,7 @@ impl<K: Bits> MoveTable<K> {
         MoveTable {
             transforms,
             h,
+            outer,
             all,
             jump_images,
             lines: Lines::new(board),
@@ -193,6 +224,12 @@ impl<K: Bits> MoveTable<K> {
     /// Order of the subgroup canonical forms are taken under.
     pub fn subgroup_order(&self) -> usize {
         self.h
+    }
+
+    /// Order of the group between the subgroup and the whole group ([`MoveTable::nested`];
+    /// the whole group's order for [`MoveTable::new`]).
+    pub fn outer_order(&self) -> usize {
+        self.outer
     }
 
     /// The symmetries, subgroup first.
