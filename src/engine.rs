@@ -200,8 +200,9 @@ impl<K: Key, L: Lane, const N: usize> Shard<K, L, N> {
         Ok(())
     }
 
-    /// Adds `lo` to the low parts of `key`'s counts, carrying into the high parts.
-    #[inline]
+    /// Adds `lo` to the low parts of `key`'s counts, carrying into the high parts. Always
+    /// inlined: left to the compiler, the wide-lane `add_all` of english called it.
+    #[inline(always)]
     fn add_low(&mut self, key: K, lo: &[L; N]) -> Result<()> {
         let slot = self.low.entry(key);
         let mut any = false;

@@ -195,6 +195,10 @@ impl<K: Bits> MoveTable<K> {
         order.extend(group.iter().filter(|s| !in_subgroup(s) && in_outer(s)));
         let outer = order.len();
         order.extend(group.iter().filter(|s| !in_subgroup(s) && !in_outer(s)));
+        assert!(
+            order[0].is_identity(),
+            "the symmetries start with the identity"
+        );
         let transforms = Transforms::new(&order, board.holes());
         let all: Vec<K> = board
             .jumps()
@@ -243,11 +247,12 @@ impl<K: Bits> MoveTable<K> {
         self.all[j]
     }
 
-    /// The images of `pos` under the first `n` symmetries.
+    /// The images of `pos` under the first `n` symmetries (the first is the identity).
     #[inline(always)]
     pub fn images(&self, pos: K, n: usize) -> [K; MAX_GROUP] {
         let mut img = [K::zero(); MAX_GROUP];
-        for (i, x) in img.iter_mut().enumerate().take(n) {
+        img[0] = pos;
+        for (i, x) in img.iter_mut().enumerate().take(n).skip(1) {
             *x = self.transforms.apply(i, pos);
         }
         img
