@@ -1,4 +1,4 @@
-//! Times `pegsol::engine::count` and the move table's jump generation, and asserts the
+//! Times `pegsol::count::sweep::count` and the move table's jump generation, and asserts the
 //! results it times.
 //!
 //! `cargo bench --bench count` runs them all; `cargo bench --bench count -- tri:6` gives
@@ -7,10 +7,10 @@
 //! the 2-core machine, so they use the fewest samples criterion allows.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pegsol::board::Board;
-use pegsol::engine::{CountOptions, count};
-use pegsol::moves::MoveTable;
-use pegsol::stats::Counts;
+use pegsol::count::stats::Counts;
+use pegsol::count::sweep::{CountOptions, count};
+use pegsol::geometry::board::Board;
+use pegsol::geometry::moves::MoveTable;
 use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::Duration;

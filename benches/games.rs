@@ -4,9 +4,9 @@
 //! games`; `cargo bench --bench games -- english_min_moves` for the slow one alone.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pegsol::board::{Board, bit};
-use pegsol::minmoves::{Ends, min_moves};
-use pegsol::solve::{Goal, Outcome, count_sequences, search};
+use pegsol::games::minmoves::{Ends, min_moves};
+use pegsol::games::solve::{Goal, Outcome, count_sequences, search};
+use pegsol::geometry::board::{Board, bit};
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -6,8 +6,8 @@
 //! the english run).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use pegsol::board::Board;
-use pegsol::solvable::{Finish, SolveOptions, solvable};
+use pegsol::analysis::solvable::{Finish, SolveOptions, solvable};
+use pegsol::geometry::board::Board;
 use std::time::Duration;
 
 fn english_centre(c: &mut Criterion) {
@@ -24,7 +24,7 @@ fn english_centre(c: &mut Criterion) {
 }
 
 fn line_to_30(c: &mut Criterion) {
-    let run = || pegsol::line::solvable(1, 30).unwrap();
+    let run = || pegsol::analysis::line::solvable(1, 30).unwrap();
     let layers = run();
     // published.md: 3 pegs: II.I only; 7 pegs: 8, both up to reversal.
     assert_eq!(layers[2].reduced().len(), 1);

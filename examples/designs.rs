@@ -1,6 +1,6 @@
 //! Two alternative designs measured against the engine, for DESIGN.md.
 //!
-//! - `engine`: `pegsol::engine::count` (layer sweep, 64 shards, per-shard child buffers
+//! - `engine`: `pegsol::count::sweep::count` (layer sweep, 64 shards, per-shard child buffers
 //!   merged without locks), every statistic.
 //! - `dashmap`: the same layer sweep, canonical under the same group `H` (the symmetries
 //!   fixing the start), but each next layer is one `DashMap<u64, u128>` filled directly from
@@ -17,10 +17,10 @@
 //! A child stops itself past `--limit-secs` (300) or a peak RSS of `--limit-mem` (6G).
 
 use dashmap::DashMap;
-use pegsol::board::Board;
-use pegsol::engine::{CountOptions, count};
+use pegsol::count::sweep::{CountOptions, count};
+use pegsol::geometry::board::Board;
+use pegsol::geometry::symmetry::{Symmetry, Transforms};
 use pegsol::memory::{human, peak_rss};
-use pegsol::symmetry::{Symmetry, Transforms};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::process::Command;

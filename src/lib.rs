@@ -1,11 +1,23 @@
 //! pegsol: exhaustive peg solitaire enumeration with exact counts.
 //!
-//! Follow a run from the top: [`board`] (geometry, names, jumps) and [`symmetry`] (the
-//! group) describe the game; [`engine`] sweeps it layer by layer into [`stats::Counts`];
-//! [`output`] writes the summary and the CSV files; [`cli`] ties them to the command line.
+//! The crate is laid out by concern, and dependencies point one way:
+//! [`cli`] → [`count`], [`games`] and [`analysis`] → [`output`] → [`geometry`], with
+//! [`error`] and [`memory`] underneath everything.
+//!
+//! - [`geometry`]: boards, lattices, the symmetry group, jumps, regions, position classes.
+//! - [`count`]: the counting engine (a layer sweep over symmetry-reduced positions), tables
+//!   of starts, the statistics, and their exporters (text, CSV, JSON, report).
+//! - [`games`]: single games: solve, fewest moves, extremes, notation, animation.
+//! - [`analysis`]: still-winnable positions and hints; one-dimensional solitaire.
+//! - [`output`]: how anything is written: atomic files and CSV, the progress bar, SVG plots.
+//! - [`cli`]: one file per command, clap arguments next to the handler.
+//!
+//! Follow a run from the top: [`geometry::Board`] describes the game;
+//! [`count::count`] sweeps it layer by layer into [`count::Counts`];
+//! [`count::export`] renders the summary and the CSV files.
 //!
 //! ```
-//! use pegsol::{board::Board, engine::{count, CountOptions}};
+//! use pegsol::{count::{count, CountOptions}, geometry::Board};
 //! let board = Board::from_spec("tri:5")?;
 //! let counts = count(&board, board.start_from_names(&["a1".into()])?, &CountOptions::default())?;
 //! assert_eq!(counts.wins(), 29_760);
@@ -13,27 +25,11 @@
 //! # Ok::<(), pegsol::error::Error>(())
 //! ```
 
-pub mod bits;
-pub mod board;
+pub mod analysis;
 pub mod cli;
-mod commands;
-pub mod engine;
+pub mod count;
 pub mod error;
-pub mod extremes;
-pub mod game;
-pub mod line;
+pub mod games;
+pub mod geometry;
 pub mod memory;
-pub mod minmoves;
-pub mod moves;
 pub mod output;
-pub mod plot;
-pub mod progress;
-pub mod regions;
-pub mod report;
-mod slots;
-pub mod solvable;
-pub mod solve;
-pub mod stats;
-pub mod svg;
-pub mod symmetry;
-pub mod table;

@@ -215,3 +215,35 @@ fn no_subcommand_repeats_a_flag() {
         assert_eq!(longs.len(), total, "pegsol {}: {longs:?}", sub.get_name());
     }
 }
+
+#[test]
+fn completions_and_man_pages_come_from_the_parser() {
+    for shell in ["bash", "zsh", "fish"] {
+        pegsol()
+            .args(["completions", shell])
+            .assert()
+            .success()
+            .stdout(contains("pegsol"))
+            .stdout(contains("max-memory"));
+    }
+    pegsol()
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .stderr(contains("tcsh"));
+    pegsol()
+        .arg("man")
+        .assert()
+        .success()
+        .stdout(contains(".TH pegsol 1"))
+        .stdout(contains("table"));
+    let dir = tempfile::tempdir().unwrap();
+    pegsol()
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(dir.path().join("pegsol-count.1")).unwrap();
+    assert!(page.contains("\\-\\-max\\-memory"), "{page}");
+    assert!(dir.path().join("pegsol.1").exists());
+}

@@ -2,9 +2,9 @@
 
 #![allow(dead_code)]
 
-use pegsol::board::Board;
-use pegsol::engine::{CountOptions, count};
-use pegsol::stats::Counts;
+use pegsol::count::stats::Counts;
+use pegsol::count::sweep::{CountOptions, count};
+use pegsol::geometry::board::Board;
 
 /// Counts a board spec from the named empty holes with `threads` threads.
 pub fn run(spec: &str, holes: &[&str], threads: usize) -> Counts {

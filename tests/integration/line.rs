@@ -3,7 +3,7 @@
 //! language of solvable configurations.
 
 use crate::common::pegsol;
-use pegsol::line::{Config, LineLayer, reduce, solvable};
+use pegsol::analysis::line::{Config, LineLayer, reduce, solvable};
 use std::collections::HashSet;
 
 /// Every configuration whose first and last cells hold pegs, of width 1..=w, each once.
@@ -104,8 +104,8 @@ fn regular_language_accepts_all_found_up_to_30_pegs() {
 
 #[test]
 fn parallel_layers_do_not_depend_on_threads() {
-    let one = pegsol::line::solvable_with_threads(1, 24, 1).unwrap();
-    let two = pegsol::line::solvable_with_threads(1, 24, 2).unwrap();
+    let one = pegsol::analysis::line::solvable_with_threads(1, 24, 1).unwrap();
+    let two = pegsol::analysis::line::solvable_with_threads(1, 24, 2).unwrap();
     assert_eq!(one, two);
 }
 

@@ -2,7 +2,7 @@
 //! symmetry, no tables. Every statistic of `count` must agree.
 
 use crate::common::run;
-use pegsol::board::{Board, Pegs};
+use pegsol::geometry::board::{Board, Pegs};
 use std::collections::{BTreeMap, HashSet};
 
 /// What the brute force gathers: per depth the set of positions and the games ending there,

@@ -2,8 +2,8 @@
 //! brute force without symmetry.
 
 use crate::common::{self, pegsol};
-use pegsol::board::{Board, Pegs};
-use pegsol::solvable::{Finish, SolveOptions, hint, solvable};
+use pegsol::analysis::solvable::{Finish, SolveOptions, hint, solvable};
+use pegsol::geometry::board::{Board, Pegs};
 use std::collections::{HashMap, HashSet};
 
 fn opts(threads: usize) -> SolveOptions {

@@ -2,11 +2,11 @@
 //! Figures from ../shared/reference/published.md.
 
 use crate::common::{self, pegsol};
-use pegsol::board::{Board, Pegs, bit};
-use pegsol::extremes::shortest_dead_end;
-use pegsol::game;
-use pegsol::minmoves::{Ends, min_moves};
-use pegsol::solve::{Goal, Outcome, count_sequences, search};
+use pegsol::games::extremes::shortest_dead_end;
+use pegsol::games::minmoves::{Ends, min_moves};
+use pegsol::games::notation;
+use pegsol::games::solve::{Goal, Outcome, count_sequences, search};
+use pegsol::geometry::board::{Board, Pegs, bit};
 use predicates::prelude::*;
 
 fn stdout_of(args: &[&str]) -> (String, i32) {
@@ -62,7 +62,7 @@ fn every_tri5_start_and_finish_agrees_with_count_and_bells_catalogue() {
     // allow, exactly b3->a1, a1->b3, b3->b3, a4->b3, b3->a4 (up to symmetry) are impossible.
     // The search must also agree with the engine's wins by finishing hole.
     let b = Board::from_spec("tri:5").unwrap();
-    let classes = pegsol::solve::Classes::new(&b);
+    let classes = pegsol::games::solve::Classes::new(&b);
     let impossible = [
         ("b3", "a1"),
         ("a1", "b3"),
@@ -86,7 +86,7 @@ fn every_tri5_start_and_finish_agrees_with_count_and_bells_catalogue() {
                 Outcome::Found(jumps) => {
                     assert!(same_class && !listed, "{pair} should be impossible");
                     assert!(counts.wins_at(&b.hole_name(f)) > 0, "{pair}");
-                    assert_eq!(game::replay(&b, start, &jumps), Ok(bit(f)));
+                    assert_eq!(notation::replay(&b, start, &jumps), Ok(bit(f)));
                 }
                 Outcome::Impossible(_) => {
                     assert!(listed || !same_class, "{pair} should be solvable");
@@ -167,10 +167,10 @@ fn extremes_agree_with_count() {
             counts.max_dead_end(),
             "{spec} {holes:?}"
         );
-        let end = game::replay(&b, start, &x.example).unwrap();
+        let end = notation::replay(&b, start, &x.example).unwrap();
         assert_eq!(end, x.end);
         assert_eq!(x.example.len(), x.jumps);
-        assert!(game::is_dead_end(&b, end));
+        assert!(notation::is_dead_end(&b, end));
     }
 }
 
@@ -235,7 +235,7 @@ fn the_ring_question_on_tri5() {
             match r.outcome {
                 Outcome::Found(jumps) => {
                     assert_eq!(jumps.len(), 3);
-                    assert_eq!(game::replay(&b, start, &jumps), Ok(goal));
+                    assert_eq!(notation::replay(&b, start, &jumps), Ok(goal));
                     assert!(n > 0);
                     reachable += 1;
                     sequences += n;
@@ -312,10 +312,10 @@ fn fewest_moves_on_small_triangles() {
         let r = min_moves(&b, None, Ends::Any, u64::MAX).unwrap();
         let (m, start, jumps) = r.best.expect("a solution");
         assert_eq!(m, moves, "tri:{n}");
-        let end = game::replay(&b, start, &jumps).unwrap();
+        let end = notation::replay(&b, start, &jumps).unwrap();
         assert_eq!(end.count_ones(), 1);
         assert_eq!(start.count_ones() as usize, b.holes() - 1);
-        assert_eq!(game::count_moves(&jumps), moves);
+        assert_eq!(notation::count_moves(&jumps), moves);
     }
     // The CLI output passes check and states the figure.
     let (text, code) = stdout_of(&["solve", "--board", "tri:5", "--min-moves", "--all-starts"]);
@@ -341,8 +341,8 @@ fn fewest_moves_agree_with_brute_force_on_tri5() {
             let r = min_moves(&b, Some(start), Ends::Hole(h), u64::MAX).unwrap();
             if let Some((m, st, jumps)) = &r.best {
                 assert_eq!(*st, start);
-                assert_eq!(game::replay(&b, start, jumps), Ok(bit(h)));
-                assert_eq!(game::count_moves(jumps), *m);
+                assert_eq!(notation::replay(&b, start, jumps), Ok(bit(h)));
+                assert_eq!(notation::count_moves(jumps), *m);
             }
             let fast = r.best.map(|x| x.0);
             assert_eq!(fast, brute_min_moves(&b, start, Some(h)), "{s} -> {f}");
@@ -406,10 +406,10 @@ fn svg_animation_is_written_and_renders() {
     }
     // One frame per move: english from the centre, frames = moves + 1.
     let (text, _) = stdout_of(&["solve", "--board", "english", "--svg", svg_arg]);
-    let moves = game::count_moves(
-        &game::parse_jumps(
+    let moves = notation::count_moves(
+        &notation::parse_jumps(
             &Board::from_spec("english").unwrap(),
-            &game::split_game_text(&text).moves,
+            &notation::split_game_text(&text).moves,
         )
         .unwrap(),
     );
@@ -513,9 +513,9 @@ fn reach_with_pictures_round_trips_through_check() {
     else {
         panic!("english is solvable");
     };
-    let from = game::replay(&b, b.default_start(), &jumps[..3]).unwrap();
-    let to = game::replay(&b, b.default_start(), &jumps[..7]).unwrap();
-    let (from_text, to_text) = (game::picture(&b, from), game::picture(&b, to));
+    let from = notation::replay(&b, b.default_start(), &jumps[..3]).unwrap();
+    let to = notation::replay(&b, b.default_start(), &jumps[..7]).unwrap();
+    let (from_text, to_text) = (notation::picture(&b, from), notation::picture(&b, to));
     let (text, code) = stdout_of(&[
         "reach", "--board", "english", "--from", &from_text, "--to", &to_text, "--count",
     ]);
@@ -549,7 +549,7 @@ fn fewest_moves_english_centre_to_centre() {
 
 #[test]
 fn merson_regions_are_regions_and_their_bounds_are_consistent() {
-    use pegsol::regions::Regions;
+    use pegsol::geometry::regions::Regions;
     for spec in ["tri:5", "tri:7", "tri:8", "english", "french"] {
         let b = Board::from_spec(spec).unwrap();
         let regions = Regions::new(&b);

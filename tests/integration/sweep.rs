@@ -1,8 +1,8 @@
 //! One sweep from several starts ([`count_many`]) against one count per start: every
 //! statistic of every start must be the same, whatever the starts and the thread count.
 
-use pegsol::board::{Board, Pegs};
-use pegsol::engine::{CountOptions, count, count_many};
+use pegsol::count::sweep::{CountOptions, count, count_many};
+use pegsol::geometry::board::{Board, Pegs};
 use proptest::prelude::*;
 
 fn opts(threads: usize) -> CountOptions {

@@ -1,10 +1,10 @@
 //! The symmetry group: orders, closure, jumps to jumps, and canonical forms (property tests);
 //! the move table's shift-based jump generation against the board's jump list.
 
-use pegsol::bits::Bits;
-use pegsol::board::{Board, Jump, Pegs};
-use pegsol::moves::MoveTable;
-use pegsol::symmetry::{LatticeMap, Transforms};
+use pegsol::geometry::bits::Bits;
+use pegsol::geometry::board::{Board, Jump, Pegs};
+use pegsol::geometry::moves::MoveTable;
+use pegsol::geometry::{LatticeMap, Transforms};
 use proptest::prelude::*;
 use std::collections::HashSet;
 
@@ -34,7 +34,7 @@ fn group_orders() {
 
 #[test]
 fn point_groups_are_closed() {
-    use pegsol::board::Lattice::*;
+    use pegsol::geometry::lattice::Lattice::*;
     for lattice in [Square, SquareDiagonal, Triangular] {
         let maps = LatticeMap::point_group(lattice);
         for a in &maps {

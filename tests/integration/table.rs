@@ -2,7 +2,7 @@
 //! after a kill, and the report generated from a table.
 
 use crate::common::pegsol;
-use pegsol::table::{self, Format, Table};
+use pegsol::count::table::{self, Format, Table};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -104,7 +104,10 @@ fn tri5_all_starts_totals() {
         .clone();
     let head: Vec<&str> = header.iter().collect();
     // The count contract: same columns in the same order, start_class_size at the end.
-    assert_eq!(head[..head.len() - 1], *pegsol::output::SUMMARY_HEADER);
+    assert_eq!(
+        head[..head.len() - 1],
+        *pegsol::count::export::SUMMARY_HEADER
+    );
     assert_eq!(*head.last().unwrap(), "start_class_size");
     let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
     let (mut games, mut wins, mut holes) = (0u128, 0u128, 0u128);

@@ -6,14 +6,14 @@
 //! of jumps) that contains a dead end. [`shortest_dead_end`] sweeps the layers breadth
 //! first over raw positions, carrying for each the number of jump sequences reaching it and
 //! one parent, stops at the first layer with a dead end, and reads off the number of games
-//! ending there and one of them. This is independent of [`crate::engine`], whose
+//! ending there and one of them. This is independent of [`crate::count::sweep`], whose
 //! `shortest_game()` and `max_dead_end()` it must agree with.
 
-use crate::bits::Bits;
-use crate::board::{Board, Jump, Pegs};
 use crate::error::{Error, Result, add};
-use crate::game;
-use crate::solve::jump_masks;
+use crate::games::notation;
+use crate::games::solve::jump_masks;
+use crate::geometry::bits::Bits;
+use crate::geometry::board::{Board, Jump, Pegs};
 use std::collections::HashMap;
 
 type Table<K> = HashMap<K, (u128, K), ahash::RandomState>;
@@ -45,7 +45,7 @@ impl Extremes {
 /// Finds the shortest games from `start` and counts them.
 ///
 /// ```
-/// use pegsol::{board::Board, extremes::shortest_dead_end};
+/// use pegsol::{geometry::board::Board, games::extremes::shortest_dead_end};
 /// let b = Board::from_spec("tri:5").unwrap();
 /// let x = shortest_dead_end(&b, b.default_start(), u64::MAX).unwrap();
 /// // published: corner start, 8 pegs left by 2 games (6 jumps)
@@ -92,7 +92,7 @@ fn sweep<K: Bits>(board: &Board, start: Pegs, max_memory: u64) -> Result<Extreme
             let mut pos = end;
             for layer in layers[1..].iter().rev() {
                 let parent = layer[&pos].1;
-                let j = game::jump_from_diff(board, parent.to_u128(), pos.to_u128())
+                let j = notation::jump_from_diff(board, parent.to_u128(), pos.to_u128())
                     .expect("parent and child differ by a jump");
                 path.push(j);
                 pos = parent;

@@ -6,8 +6,9 @@
 //! fractions of that unit. Frame `k` shows the position after move `k`, the path of that
 //! move as a line, and a caption.
 
-use crate::board::{Board, Jump, Lattice, Pegs, bit};
-use crate::game;
+use crate::games::notation;
+use crate::geometry::board::{Board, Jump, Pegs, bit};
+use crate::geometry::lattice::Lattice;
 use std::fmt::Write;
 
 /// Pixels between neighbouring holes.
@@ -49,14 +50,14 @@ fn escape(text: &str) -> String {
 /// An animated SVG of the game `jumps` played from `start`, titled `title`.
 ///
 /// ```
-/// use pegsol::{board::Board, game, svg};
+/// use pegsol::{geometry::board::Board, games::notation, games::animation};
 /// let b = Board::from_spec("tri:3").unwrap();
-/// let jumps = game::parse_jumps(&b, "a3-a1").unwrap();
-/// let text = svg::animation(&b, b.default_start(), &jumps, "one jump");
+/// let jumps = notation::parse_jumps(&b, "a3-a1").unwrap();
+/// let text = animation::animation(&b, b.default_start(), &jumps, "one jump");
 /// assert!(text.starts_with("<svg") && text.contains("<animate"));
 /// ```
 pub fn animation(board: &Board, start: Pegs, jumps: &[Jump], title: &str) -> String {
-    let moves = game::group_moves(jumps);
+    let moves = notation::group_moves(jumps);
     let mut frames_pos = vec![start];
     let mut pos = start;
     for mv in &moves {
@@ -137,7 +138,7 @@ pub fn animation(board: &Board, start: Pegs, jumps: &[Jump], title: &str) -> Str
             format!(
                 "move {f}/{}: {}",
                 moves.len(),
-                game::move_text(board, &moves[f - 1])
+                notation::move_text(board, &moves[f - 1])
             )
         };
         let _ = writeln!(

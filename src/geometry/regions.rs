@@ -13,7 +13,7 @@
 //! Both bounds drop by at most one per move (a move opens at most the one full region it
 //! starts in), so they are *consistent*: a breadth-first search that discards every position
 //! whose distance plus bound exceeds `L` still reaches every position of every game of at
-//! most `L` moves at its true distance ([`crate::minmoves`]).
+//! most `L` moves at its true distance ([`crate::games::minmoves`]).
 //!
 //! The regions found here are the one-hole regions (holes no jump passes over: the corners
 //! of a triangle) and pairs of neighbouring holes that are only ever jumped over along the
@@ -22,8 +22,8 @@
 //! inside) at the start, against the 13 that OEIS A127500 gives as the optimum: within a
 //! limit of 12 moves at most two moves may fail to open a region.
 
-use crate::bits::Bits;
-use crate::board::{Board, Pegs, bit};
+use crate::geometry::bits::Bits;
+use crate::geometry::board::{Board, Pegs, bit};
 
 /// Disjoint Merson regions of a board, and their images under the board's symmetries (each
 /// image is another valid set of regions; bounds take the best of them).
@@ -38,7 +38,7 @@ impl Regions {
     /// images under the board's symmetry group.
     ///
     /// ```
-    /// use pegsol::{board::Board, regions::Regions};
+    /// use pegsol::{geometry::board::Board, geometry::regions::Regions};
     /// let tri8 = Board::from_spec("tri:8")?;
     /// // 3 corners and 3 pairs of edge holes on each side.
     /// assert_eq!(Regions::new(&tri8).regions().len(), 12);
@@ -99,10 +99,10 @@ impl Regions {
     /// (masks of one hole each).
     ///
     /// ```
-    /// use pegsol::{board::Board, regions::Regions};
+    /// use pegsol::{geometry::board::Board, geometry::regions::Regions};
     /// let b = Board::from_spec("tri:8")?;
     /// let start = b.start_from_names(&["a1".into()])?;
-    /// let anywhere: Vec<u128> = (0..b.holes()).map(pegsol::board::bit).collect();
+    /// let anywhere: Vec<u128> = (0..b.holes()).map(pegsol::geometry::board::bit).collect();
     /// // The 9 edge pairs, and 2 of the corners (the last peg may stay in the third).
     /// assert_eq!(Regions::new(&b).moves_to_finish(start, &anywhere), 10);
     /// # Ok::<(), pegsol::error::Error>(())
@@ -114,7 +114,7 @@ impl Regions {
     /// A lower bound on the moves from one of the positions `sources` to `pos`.
     ///
     /// ```
-    /// use pegsol::{board::Board, regions::Regions};
+    /// use pegsol::{geometry::board::Board, geometry::regions::Regions};
     /// let b = Board::from_spec("tri:5")?;
     /// let start = b.start_from_names(&["a1".into()])?;
     /// let one_peg = b.parse_position("x/../.../..../.....")?;

@@ -1,7 +1,8 @@
 //! Pictures as SVG text, written by hand (no drawing library, no fonts to load): the same
 //! input always gives the same bytes, so committed pictures can be diffed like the CSVs.
 
-use crate::board::{Board, Lattice};
+use crate::geometry::board::Board;
+use crate::geometry::lattice::Lattice;
 use std::fmt::Write;
 use thousands::Separable;
 
@@ -18,8 +19,8 @@ const PALETTE: &[&str] = &[
 /// `sqrt(3)/2` apart. The smallest x and y are 0.
 ///
 /// ```
-/// let b = pegsol::board::Board::from_spec("tri:3").unwrap();
-/// let p = pegsol::plot::hole_positions(&b);
+/// let b = pegsol::geometry::board::Board::from_spec("tri:3").unwrap();
+/// let p = pegsol::output::plot::hole_positions(&b);
 /// assert_eq!(p[0], (1.0, 0.0)); // a1, the top corner, is centred over the bottom row
 /// ```
 pub fn hole_positions(board: &Board) -> Vec<(f64, f64)> {

@@ -12,9 +12,9 @@
 //! of the position, `x & x >> 1 & !(x >> 2)` marks every jump along those lines in one
 //! direction, and `!x & x >> 1 & x >> 2` in the other ([`MoveTable::each_jump`]).
 
-use crate::bits::Bits;
-use crate::board::Board;
-use crate::symmetry::{Symmetry, Transforms};
+use crate::geometry::bits::Bits;
+use crate::geometry::board::Board;
+use crate::geometry::symmetry::{Symmetry, Transforms};
 use std::collections::HashMap;
 
 /// The largest symmetry group of a lattice (the hexagon's 12).
@@ -151,7 +151,7 @@ impl<K: Bits> MoveTable<K> {
     /// `in_subgroup` holds (they must form a group; the identity always does).
     ///
     /// ```
-    /// use pegsol::{board::Board, moves::MoveTable};
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
     /// let b = Board::from_spec("tri:5").unwrap();
     /// let start = b.default_start() as u64;
     /// let t = MoveTable::<u64>::new(&b, |s| b.transform(s, start as u128) == start as u128);
@@ -173,7 +173,7 @@ impl<K: Bits> MoveTable<K> {
     /// images.
     ///
     /// ```
-    /// use pegsol::{board::Board, moves::MoveTable};
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
     /// let b = Board::from_spec("english").unwrap();
     /// let c2 = b.start_with_empty(&[b.hole("c2").unwrap()]);
     /// // Only the identity fixes c2; it and one mirror keep c2's position class.

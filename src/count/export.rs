@@ -1,5 +1,5 @@
-//! Output, kept apart from the computation: the readable summary, the four CSV files of the
-//! `count` contract, and atomic file writes.
+//! The exporter of a count, kept apart from the computation: the readable summary and the
+//! four CSV files of the `count` contract (written through [`crate::output::files`]).
 //!
 //! CSV contract (columns in this order; later columns may be added at the end):
 //! - `summary.csv`: [`SUMMARY_HEADER`]
@@ -7,10 +7,9 @@
 //! - `finish.csv`: [`FINISH_HEADER`]
 //! - `depth.csv`: [`DEPTH_HEADER`]
 
-use crate::error::{Error, Result};
-use crate::stats::Counts;
-use std::io::Write;
-use std::path::Path;
+use crate::count::stats::Counts;
+use crate::error::Result;
+use crate::output::files::csv_bytes;
 use thousands::Separable;
 
 /// Columns of `summary.csv`.
@@ -98,18 +97,6 @@ impl CsvRows {
     }
 }
 
-/// Renders a CSV file from a header and rows.
-pub fn csv_bytes<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> Result<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let fail = |e: csv::Error| Error::input(format!("cannot format CSV: {e}"));
-    w.write_record(header).map_err(fail)?;
-    for row in rows {
-        w.write_record(row.as_ref()).map_err(fail)?;
-    }
-    w.into_inner()
-        .map_err(|e| Error::input(format!("cannot format CSV: {e}")))
-}
-
 /// The four files of `pegsol count --csv` for one or more counts, as (file name, bytes).
 pub fn count_files(counts: &[Counts]) -> Result<Vec<(&'static str, Vec<u8>)>> {
     let rows: Vec<CsvRows> = counts.iter().map(CsvRows::of).collect();
@@ -129,45 +116,6 @@ pub fn count_files(counts: &[Counts]) -> Result<Vec<(&'static str, Vec<u8>)>> {
         ),
         ("depth.csv", csv_bytes(DEPTH_HEADER, &gather(|r| &r.depth))?),
     ])
-}
-
-/// Makes sure `dir` exists and accepts new files, before any long computation starts.
-pub fn prepare_dir(dir: &Path) -> Result<()> {
-    let fail = |e: std::io::Error| {
-        Error::input(format!(
-            "output directory {} is not writable: {e}",
-            dir.display()
-        ))
-    };
-    std::fs::create_dir_all(dir).map_err(fail)?;
-    tempfile::Builder::new()
-        .prefix(".pegsol-probe")
-        .tempfile_in(dir)
-        .map_err(fail)?;
-    Ok(())
-}
-
-/// Writes every file to a temporary file in `dir`, then renames them all into place: a
-/// reader sees either the old file or the whole new one, never part of one.
-pub fn write_atomically(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
-    let fail = |name: &str, e: std::io::Error| {
-        Error::input(format!("cannot write {}: {e}", dir.join(name).display()))
-    };
-    let mut temps = Vec::new();
-    for (name, bytes) in files {
-        let mut tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .tempfile_in(dir)
-            .map_err(|e| fail(name, e))?;
-        tmp.write_all(bytes).map_err(|e| fail(name, e))?;
-        tmp.as_file().sync_all().map_err(|e| fail(name, e))?;
-        temps.push((name, tmp));
-    }
-    for (name, tmp) in temps {
-        tmp.persist(dir.join(name))
-            .map_err(|e| fail(name, e.error))?;
-    }
-    Ok(())
 }
 
 /// The readable summary `pegsol count` prints, numbers with thousands separators.

@@ -11,62 +11,9 @@
 //! [`Transforms`] applies a list of symmetries to a bitboard with one lookup table per byte
 //! of the position, which is what the engine's canonical forms use.
 
-use crate::bits::Bits;
-use crate::board::Lattice;
+use crate::geometry::bits::Bits;
+use crate::geometry::lattice::{Lattice, LatticeMap};
 use std::collections::HashMap;
-
-/// An integer 2x2 matrix acting on `(row, col)` lattice vectors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LatticeMap(pub [[i32; 2]; 2]);
-
-impl LatticeMap {
-    /// The identity map.
-    pub const IDENTITY: LatticeMap = LatticeMap([[1, 0], [0, 1]]);
-
-    /// Applies the map to a vector.
-    pub fn apply(self, (r, c): (i32, i32)) -> (i32, i32) {
-        let m = self.0;
-        (m[0][0] * r + m[0][1] * c, m[1][0] * r + m[1][1] * c)
-    }
-
-    /// `self ∘ other`: first `other`, then `self`.
-    pub fn compose(self, other: LatticeMap) -> LatticeMap {
-        let (a, b) = (self.0, other.0);
-        let mut m = [[0; 2]; 2];
-        for (i, row) in m.iter_mut().enumerate() {
-            for (j, x) in row.iter_mut().enumerate() {
-                *x = a[i][0] * b[0][j] + a[i][1] * b[1][j];
-            }
-        }
-        LatticeMap(m)
-    }
-
-    /// Every map with entries in {-1, 0, 1} that permutes the lattice's directions,
-    /// identity first.
-    ///
-    /// ```
-    /// use pegsol::{board::Lattice, symmetry::LatticeMap};
-    /// assert_eq!(LatticeMap::point_group(Lattice::Square).len(), 8);
-    /// assert_eq!(LatticeMap::point_group(Lattice::SquareDiagonal).len(), 8);
-    /// assert_eq!(LatticeMap::point_group(Lattice::Triangular).len(), 12);
-    /// ```
-    pub fn point_group(lattice: Lattice) -> Vec<LatticeMap> {
-        let dirs = lattice.directions();
-        let mut maps = vec![LatticeMap::IDENTITY];
-        for code in 0..81 {
-            let e = |k: u32| (code / 3i32.pow(k)) % 3 - 1;
-            let m = LatticeMap([[e(0), e(1)], [e(2), e(3)]]);
-            let det = m.0[0][0] * m.0[1][1] - m.0[0][1] * m.0[1][0];
-            if m != LatticeMap::IDENTITY
-                && det.abs() == 1
-                && dirs.iter().all(|&d| dirs.contains(&m.apply(d)))
-            {
-                maps.push(m);
-            }
-        }
-        maps
-    }
-}
 
 /// One symmetry of a board: a lattice map (plus translation) as a permutation of holes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -146,7 +93,7 @@ impl<K: Bits> Transforms<K> {
     /// Tables for bit permutations (`perm[h]`: where bit `h` goes) of `holes` bits.
     ///
     /// ```
-    /// use pegsol::symmetry::Transforms;
+    /// use pegsol::geometry::symmetry::Transforms;
     /// let t = Transforms::<u64>::from_perms(&[&[2, 0, 1]], 3);
     /// assert_eq!(t.apply(0, 0b011), 0b101);
     /// ```

@@ -16,7 +16,7 @@
 //! has been seen: the search stops when the best meeting is `<= a + b`, or when a side
 //! has no new positions (then every pair has been seen). The answer is exact.
 //!
-//! The search is pruned by the Merson-region bounds of [`crate::regions`] and run with
+//! The search is pruned by the Merson-region bounds of [`crate::geometry::regions`] and run with
 //! limits `L`, `L + 1`, ... from the bound at the start: a run drops every position whose
 //! distance plus bound exceeds its limit, which keeps every position of every game within
 //! the limit at its true distance (the bounds are consistent). A run that reaches depths
@@ -24,11 +24,11 @@
 //! for `L` the first meeting of `L` moves is the answer. The layer that brings the depths to
 //! the limit is only probed against the other side, never stored.
 
-use crate::bits::Bits;
-use crate::board::{Board, Jump, Pegs, bit};
 use crate::error::{Error, Result};
-use crate::regions::{Bound, Regions};
-use crate::symmetry::{Symmetry, Transforms};
+use crate::geometry::bits::Bits;
+use crate::geometry::board::{Board, Jump, Pegs, bit};
+use crate::geometry::regions::{Bound, Regions};
+use crate::geometry::symmetry::{Symmetry, Transforms};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -67,7 +67,7 @@ pub struct MinMoves {
 /// `start` is `Some(position)` for one start, or `None` for every single-vacancy start.
 ///
 /// ```
-/// use pegsol::{board::Board, minmoves::{min_moves, Ends}};
+/// use pegsol::{geometry::board::Board, games::minmoves::{min_moves, Ends}};
 /// let b = Board::from_spec("tri:4").unwrap();
 /// // OEIS A127500: the triangle of side 4 needs 5 moves at best.
 /// let r = min_moves(&b, None, Ends::Any, u64::MAX).unwrap();
@@ -90,7 +90,7 @@ pub fn min_moves(
     };
     if let Some(p) = start {
         // A jump never changes a position's class: keep the goals in the start's class.
-        let classes = crate::solve::Classes::new(board);
+        let classes = crate::games::solve::Classes::new(board);
         bwd.retain(|&g| classes.of(g) == classes.of(p));
         if bwd.is_empty() {
             return Ok(MinMoves {
@@ -587,9 +587,11 @@ impl<'a, K: Bits> Search<'a, K> {
             steps.extend(self.path_to_goal(x));
             let jumps: Vec<Jump> = steps
                 .iter()
-                .map(|&(f, t)| crate::game::jump_between(self.board, f, t).expect("a jump"))
+                .map(|&(f, t)| {
+                    crate::games::notation::jump_between(self.board, f, t).expect("a jump")
+                })
                 .collect();
-            let moves = crate::game::count_moves(&jumps);
+            let moves = crate::games::notation::count_moves(&jumps);
             debug_assert_eq!(moves, t);
             (moves, start.to_u128(), jumps)
         });

@@ -18,19 +18,19 @@
 //! (the boards `--show` prints after each move), so the output of `solve --show` can be
 //! checked as it is.
 
-use crate::board::{Board, Jump, Pegs, bit};
 use crate::error::{Error, Result};
+use crate::geometry::board::{Board, Jump, Pegs, bit};
 
 /// Splits a list of jumps into moves: a jump joins the current move when it starts in the
 /// hole where the previous jump ended.
 ///
 /// ```
-/// use pegsol::{board::Board, game};
+/// use pegsol::{geometry::board::Board, games::notation};
 /// let b = Board::from_spec("tri:5").unwrap();
-/// let jumps = game::parse_jumps(&b, "f6-d4 d4-f4").unwrap_or_default();
+/// let jumps = notation::parse_jumps(&b, "f6-d4 d4-f4").unwrap_or_default();
 /// assert!(jumps.is_empty()); // f6 is not a hole of tri:5
-/// let jumps = game::parse_jumps(&b, "a3-a1 c3-a3 a1-c3").unwrap();
-/// assert_eq!(game::group_moves(&jumps).len(), 3);
+/// let jumps = notation::parse_jumps(&b, "a3-a1 c3-a3 a1-c3").unwrap();
+/// assert_eq!(notation::group_moves(&jumps).len(), 3);
 /// ```
 pub fn group_moves(jumps: &[Jump]) -> Vec<Vec<Jump>> {
     let mut moves: Vec<Vec<Jump>> = Vec::new();
@@ -168,12 +168,12 @@ pub struct Illegal {
 /// Plays `jumps` from `start`, checking each one is legal; returns the final position.
 ///
 /// ```
-/// use pegsol::{board::Board, game};
+/// use pegsol::{geometry::board::Board, games::notation};
 /// let b = Board::from_spec("tri:3").unwrap();
-/// let jumps = game::parse_jumps(&b, "a3-a1").unwrap();
-/// let end = game::replay(&b, b.default_start(), &jumps).unwrap();
+/// let jumps = notation::parse_jumps(&b, "a3-a1").unwrap();
+/// let end = notation::replay(&b, b.default_start(), &jumps).unwrap();
 /// assert_eq!(b.picture(end), "o/.o/.oo");
-/// assert!(game::replay(&b, end, &jumps).is_err());
+/// assert!(notation::replay(&b, end, &jumps).is_err());
 /// ```
 pub fn replay(board: &Board, start: Pegs, jumps: &[Jump]) -> std::result::Result<Pegs, Illegal> {
     let mut pos = start;
@@ -229,8 +229,8 @@ pub fn start_text(board: &Board, start: Pegs) -> String {
 /// be pasted as a command-line argument or a `start:` line without losing leading blanks.
 ///
 /// ```
-/// let e = pegsol::board::Board::from_spec("english").unwrap();
-/// let p = pegsol::game::picture(&e, e.default_start());
+/// let e = pegsol::geometry::board::Board::from_spec("english").unwrap();
+/// let p = pegsol::games::notation::picture(&e, e.default_start());
 /// assert!(p.starts_with("--ooo/--ooo/ooooooo/ooo.ooo/"));
 /// assert_eq!(e.parse_position(&p).unwrap(), e.default_start());
 /// ```

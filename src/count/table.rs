@@ -5,7 +5,7 @@
 //! grouped into sweeps, one per position class ([`group_sweeps`]): a sweep counts several
 //! starts at once and answers all its pairs together. Finished pairs live in a [`Table`];
 //! after each sweep the whole table is written to the output directory with
-//! [`output::write_atomically`], so an interrupted batch (Ctrl-C, SIGTERM, SIGKILL) loses at
+//! [`files::write_atomically`], so an interrupted batch (Ctrl-C, SIGTERM, SIGKILL) loses at
 //! most the sweep in progress, and rerunning the command skips every pair already complete.
 //!
 //! Files (CSV format): the four files of `pegsol count` with the same columns, plus the
@@ -17,12 +17,13 @@
 //! Rows are sorted by board (natural order: `tri:4` before `tri:10`), then start hole
 //! (row, then column), whatever order the pairs were computed in.
 
-use crate::board::{Board, column_name};
-use crate::engine::{self, CountOptions};
+use crate::count::export::{self, CsvRows};
+use crate::count::stats::Counts;
+use crate::count::sweep::{self, CountOptions};
 use crate::error::{Error, Result};
-use crate::output::{self, CsvRows};
-use crate::stats::Counts;
-use crate::{memory, progress};
+use crate::geometry::board::{Board, column_name};
+use crate::output::files;
+use crate::{memory, output::progress};
 use serde_json::{Map, Value};
 use std::cmp::Ordering as CmpOrdering;
 use std::collections::BTreeMap;
@@ -31,7 +32,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-/// The extra column of `summary.csv` in a table, after [`output::SUMMARY_HEADER`].
+/// The extra column of `summary.csv` in a table, after [`export::SUMMARY_HEADER`].
 pub const CLASS_SIZE_COLUMN: &str = "start_class_size";
 
 /// Columns of `runs.csv`. The first two identify the pair; the rest describe the run that
@@ -84,7 +85,7 @@ pub struct Pair {
 /// `PREFIX:A..B`, bounds included); other specs pass through. Duplicates are dropped.
 ///
 /// ```
-/// let b = pegsol::table::expand_boards(&["tri:4..6".into(), "english".into()]).unwrap();
+/// let b = pegsol::count::table::expand_boards(&["tri:4..6".into(), "english".into()]).unwrap();
 /// assert_eq!(b, ["tri:4", "tri:5", "tri:6", "english"]);
 /// ```
 pub fn expand_boards(specs: &[String]) -> Result<Vec<String>> {
@@ -126,7 +127,7 @@ pub fn expand_boards(specs: &[String]) -> Result<Vec<String>> {
 /// would count that class twice.
 ///
 /// ```
-/// let p = pegsol::table::plan(&["tri:5".into()], &[]).unwrap();
+/// let p = pegsol::count::table::plan(&["tri:5".into()], &[]).unwrap();
 /// let v: Vec<(&str, usize)> = p.iter().map(|p| (p.start.as_str(), p.class_size)).collect();
 /// assert_eq!(v, [("a1", 3), ("a2", 6), ("a3", 3), ("b3", 3)]);
 /// ```
@@ -294,7 +295,7 @@ pub struct Table {
 
 /// The header of a table's summary.csv.
 pub fn summary_header() -> Vec<&'static str> {
-    let mut h = output::SUMMARY_HEADER.to_vec();
+    let mut h = export::SUMMARY_HEADER.to_vec();
     h.push(CLASS_SIZE_COLUMN);
     h
 }
@@ -310,13 +311,13 @@ type FileSpec = (
 fn csv_files() -> Vec<FileSpec> {
     vec![
         ("summary.csv", summary_header(), |e| vec![e.summary.clone()]),
-        ("pegs_left.csv", output::PEGS_LEFT_HEADER.to_vec(), |e| {
+        ("pegs_left.csv", export::PEGS_LEFT_HEADER.to_vec(), |e| {
             e.pegs_left.clone()
         }),
-        ("finish.csv", output::FINISH_HEADER.to_vec(), |e| {
+        ("finish.csv", export::FINISH_HEADER.to_vec(), |e| {
             e.finish.clone()
         }),
-        ("depth.csv", output::DEPTH_HEADER.to_vec(), |e| {
+        ("depth.csv", export::DEPTH_HEADER.to_vec(), |e| {
             e.depth.clone()
         }),
         ("runs.csv", RUNS_HEADER.to_vec(), |e| vec![e.run.clone()]),
@@ -431,9 +432,9 @@ impl Table {
             };
             let entry = Entry {
                 summary: object("summary", &summary_header())?,
-                pegs_left: list("pegs_left", output::PEGS_LEFT_HEADER)?,
-                finish: list("finish", output::FINISH_HEADER)?,
-                depth: list("depth", output::DEPTH_HEADER)?,
+                pegs_left: list("pegs_left", export::PEGS_LEFT_HEADER)?,
+                finish: list("finish", export::FINISH_HEADER)?,
+                depth: list("depth", export::DEPTH_HEADER)?,
                 run: object("run", RUNS_HEADER)?,
             };
             table.entries.insert(key, entry);
@@ -460,7 +461,7 @@ impl Table {
                             })
                         })
                         .collect();
-                    Ok((name, output::csv_bytes(&header, &rows)?))
+                    Ok((name, files::csv_bytes(&header, &rows)?))
                 })
                 .collect(),
             Format::Json => {
@@ -497,10 +498,10 @@ impl Table {
                 m.insert("summary".into(), object(&summary_header(), &e.summary));
                 m.insert(
                     "pegs_left".into(),
-                    list(output::PEGS_LEFT_HEADER, &e.pegs_left),
+                    list(export::PEGS_LEFT_HEADER, &e.pegs_left),
                 );
-                m.insert("finish".into(), list(output::FINISH_HEADER, &e.finish));
-                m.insert("depth".into(), list(output::DEPTH_HEADER, &e.depth));
+                m.insert("finish".into(), list(export::FINISH_HEADER, &e.finish));
+                m.insert("depth".into(), list(export::DEPTH_HEADER, &e.depth));
                 m.insert("run".into(), object(RUNS_HEADER, &e.run));
                 Value::Object(m)
             })
@@ -512,7 +513,7 @@ impl Table {
 
     /// Writes the table into `dir`, every file replaced atomically.
     pub fn save(&self, dir: &Path, format: Format) -> Result<()> {
-        output::write_atomically(dir, &self.files(format)?)
+        files::write_atomically(dir, &self.files(format)?)
     }
 }
 
@@ -628,7 +629,7 @@ pub struct BatchReport {
 pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
     let mut table = match &opts.dir {
         Some(dir) => {
-            output::prepare_dir(dir)?;
+            files::prepare_dir(dir)?;
             remove_stale_temporaries(dir);
             Table::load(dir, opts.format)?
         }
@@ -705,7 +706,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                 .map(|&h| board.start_with_empty(&[h]))
                 .collect();
             let counts =
-                engine::count_many(board, &starts, &count_opts).inspect_err(|_| bar.abandon())?;
+                sweep::count_many(board, &starts, &count_opts).inspect_err(|_| bar.abandon())?;
             let secs = clock.elapsed().as_secs_f64();
             let peak = memory::peak_rss();
             peak_bytes = peak_bytes.max(peak);
@@ -767,11 +768,11 @@ pub struct Member<'p> {
 /// Groups the pairs of one board into sweeps. Single-vacancy starts of one position class
 /// ([`Board::position_classes`]) reach largely the same positions, so each class that holds
 /// an image of several pairs' holes is swept once, carrying the images of those holes in it
-/// ([`engine::count_many`]); classes are taken greedily, most pairs first. A pair that no
+/// ([`sweep::count_many`]); classes are taken greedily, most pairs first. A pair that no
 /// class shares stays a sweep of its own start, exactly as `pegsol count` runs it.
 ///
 /// ```
-/// use pegsol::{board::Board, table};
+/// use pegsol::{geometry::board::Board, count::table};
 /// let plan = table::plan(&["english".into()], &[]).unwrap();
 /// let pairs: Vec<&table::Pair> = plan.iter().collect();
 /// let groups = table::group_sweeps(&Board::from_spec("english").unwrap(), &pairs);
@@ -812,7 +813,7 @@ pub fn group_sweeps<'p>(board: &Board, pairs: &[&'p Pair]) -> Vec<Group<'p>> {
         let mut starts: Vec<usize> = here.iter().flat_map(|p| images(p, best)).collect();
         starts.sort_unstable();
         starts.dedup();
-        if here.len() == 1 || starts.len() > engine::max_starts(board) {
+        if here.len() == 1 || starts.len() > sweep::max_starts(board) {
             groups.extend(here.into_iter().map(|p| Group {
                 starts: vec![p.hole],
                 members: vec![Member {
@@ -870,7 +871,7 @@ fn relabel(board: &Board, counts: &Counts, hole: usize, symmetry: usize) -> Coun
 /// Quotes a command line for the shell, so it can be pasted back.
 ///
 /// ```
-/// let c = pegsol::table::shell_words(&["pegsol".into(), "--csv".into(), "my dir".into()]);
+/// let c = pegsol::count::table::shell_words(&["pegsol".into(), "--csv".into(), "my dir".into()]);
 /// assert_eq!(c, "pegsol --csv 'my dir'");
 /// ```
 pub fn shell_words(args: &[String]) -> String {
@@ -943,7 +944,7 @@ pub fn summary_text(table: &Table, plan: &[Pair]) -> String {
 }
 
 /// Removes temporary files a killed run left behind in `dir` (`.summary.csv.XXXXXX` and
-/// the like, from [`output::write_atomically`]); the files they were meant to replace are
+/// the like, from [`files::write_atomically`]); the files they were meant to replace are
 /// intact.
 fn remove_stale_temporaries(dir: &Path) {
     let names: Vec<&str> = csv_files().iter().map(|f| f.0).chain([JSON_FILE]).collect();

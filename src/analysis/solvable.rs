@@ -26,13 +26,13 @@
 //! into one buffer per next-layer shard, merged per shard without locks, as the count
 //! engine does.
 
-use crate::bits::Bits;
-use crate::board::{Board, Jump, Pegs, bit};
 use crate::error::{Error, Result, add};
-use crate::moves::MoveTable;
-use crate::output::csv_bytes;
-use crate::progress;
-use crate::symmetry::Symmetry;
+use crate::geometry::bits::Bits;
+use crate::geometry::board::{Board, Jump, Pegs, bit};
+use crate::geometry::moves::MoveTable;
+use crate::geometry::symmetry::Symmetry;
+use crate::output::files::csv_bytes;
+use crate::output::progress;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -230,7 +230,7 @@ pub fn summary_text(s: &Solvable) -> String {
 /// is still possible, per number of jumps, and the number of winning sequences.
 ///
 /// ```
-/// use pegsol::{board::Board, solvable::{solvable, Finish, SolveOptions}};
+/// use pegsol::{geometry::board::Board, analysis::solvable::{solvable, Finish, SolveOptions}};
 /// let b = Board::from_spec("tri:5").unwrap();
 /// let a1 = b.hole("a1").unwrap();
 /// let s = solvable(&b, b.default_start(), Finish::Hole(a1), &SolveOptions::default()).unwrap();
@@ -280,7 +280,7 @@ pub struct Hint {
 /// position of an unsymmetric mid-game thus costs no more than a symmetric start.
 ///
 /// ```
-/// use pegsol::{board::Board, solvable::{hint, Finish, SolveOptions}};
+/// use pegsol::{geometry::board::Board, analysis::solvable::{hint, Finish, SolveOptions}};
 /// let b = Board::from_spec("tri:5").unwrap();
 /// let h = hint(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
 /// assert_eq!(h.wins, 29_760);

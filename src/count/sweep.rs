@@ -22,13 +22,13 @@
 //! every next-layer shard absorbs its buffers, one task per shard, with no locks. Sums are
 //! exact and commutative, so the result does not depend on the number of threads.
 
-use crate::bits::Bits;
-use crate::board::{Board, Pegs};
+use crate::count::slots::{SlotKey, Slots};
+use crate::count::stats::{Counts, Layer};
 use crate::error::{Error, Result, add};
-use crate::moves::{MAX_GROUP, MoveTable};
-use crate::progress;
-use crate::slots::{SlotKey, Slots};
-use crate::stats::{Counts, Layer};
+use crate::geometry::bits::Bits;
+use crate::geometry::board::{Board, Pegs};
+use crate::geometry::moves::{MAX_GROUP, MoveTable};
+use crate::output::progress;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fmt::Debug;
@@ -332,7 +332,7 @@ impl Default for CountOptions {
 /// Counts every game of `board` from `start` and gathers the end-state statistics.
 ///
 /// ```
-/// use pegsol::{board::Board, engine::{count, CountOptions}};
+/// use pegsol::{geometry::board::Board, count::sweep::{count, CountOptions}};
 /// let b = Board::from_spec("tri:5").unwrap();
 /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
 /// assert_eq!((c.wins(), c.games()), (29_760, 568_630));
@@ -349,7 +349,7 @@ pub fn count(board: &Board, start: Pegs, opts: &CountOptions) -> Result<Counts> 
 /// than one per start.
 ///
 /// ```
-/// use pegsol::{board::Board, engine::{count_many, CountOptions}};
+/// use pegsol::{geometry::board::Board, count::sweep::{count_many, CountOptions}};
 /// let b = Board::from_spec("tri:5").unwrap();
 /// let starts = [b.start_with_empty(&[0]), b.start_with_empty(&[4])]; // a1, b3
 /// let c = count_many(&b, &starts, &CountOptions::default()).unwrap();
@@ -408,7 +408,7 @@ pub fn count_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result
 /// that a canonical form and a mask of one bit per start no longer fit 128 bits.
 ///
 /// ```
-/// use pegsol::{board::Board, engine::max_starts};
+/// use pegsol::{geometry::board::Board, count::sweep::max_starts};
 /// assert_eq!(max_starts(&Board::from_spec("english").unwrap()), 16);
 /// ```
 pub fn max_starts(board: &Board) -> usize {
@@ -615,7 +615,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             // streams for the hardware prefetcher, and a push into a line not in cache
             // stalled the expansion (DESIGN.md, "Writing children, and page faults").
             let ahead = 128 / size_of::<(C::S, [L; N])>();
-            crate::slots::prefetch(out.low.as_ptr().wrapping_add(out.low.len() + ahead));
+            crate::count::slots::prefetch(out.low.as_ptr().wrapping_add(out.low.len() + ahead));
             if N == 1 || by == 0 {
                 out.low.push((key, low));
                 if has_high {

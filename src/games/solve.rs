@@ -15,10 +15,10 @@
 //! finish from its centre, and it narrows "any one-peg finish" to the holes of the right
 //! class.
 
-use crate::bits::Bits;
-use crate::board::{Board, Jump, Pegs, bit};
 use crate::error::{Error, Result, add};
-use crate::symmetry::{Symmetry, Transforms};
+use crate::geometry::bits::Bits;
+use crate::geometry::board::{Board, Jump, Pegs, bit};
+use crate::geometry::symmetry::{Symmetry, Transforms};
 use std::collections::HashMap;
 use std::collections::HashSet;
 
@@ -86,7 +86,7 @@ pub fn goal_symmetries(board: &Board, goal: Goal) -> Vec<&Symmetry> {
 /// triangular lattice one (4 classes), the square lattice with diagonals none.
 ///
 /// ```
-/// use pegsol::{board::Board, solve::Classes};
+/// use pegsol::{geometry::board::Board, games::solve::Classes};
 /// let f = Board::from_spec("french").unwrap();
 /// let classes = Classes::new(&f);
 /// let start = classes.of(f.default_start());
@@ -178,7 +178,7 @@ pub fn narrow_goal(board: &Board, start: Pegs, goal: Goal) -> Option<Goal> {
 /// search stops with [`Error::Memory`] instead of answering.
 ///
 /// ```
-/// use pegsol::{board::Board, solve::{search, Goal, Outcome}};
+/// use pegsol::{geometry::board::Board, games::solve::{search, Goal, Outcome}};
 /// let b = Board::from_spec("english").unwrap();
 /// let d4 = b.hole("d4").unwrap();
 /// let s = search(&b, b.default_start(), Goal::OnePeg(1 << d4), u64::MAX).unwrap();
@@ -326,7 +326,7 @@ fn jump_order(board: &Board, goal: Goal) -> Vec<usize> {
     let place = |h: usize| {
         let (r, c) = board.cells()[h];
         match board.lattice() {
-            crate::board::Lattice::Triangular => {
+            crate::geometry::lattice::Lattice::Triangular => {
                 (c as f64 - r as f64 / 2.0, r as f64 * 3f64.sqrt() / 2.0)
             }
             _ => (c as f64, r as f64),
@@ -369,7 +369,7 @@ pub(crate) fn jump_masks<K: Bits>(board: &Board) -> Vec<(K, K)> {
 /// keyed by canonical form under the symmetries fixing `to`. Fails on overflow of `u128`.
 ///
 /// ```
-/// use pegsol::{board::Board, solve::count_sequences};
+/// use pegsol::{geometry::board::Board, games::solve::count_sequences};
 /// let b = Board::from_spec("tri:5").unwrap();
 /// // Sequences from the corner start to a single peg in the corner a1: 6,816 wins.
 /// let n = count_sequences(&b, b.default_start(), 1 << b.hole("a1").unwrap()).unwrap();

@@ -15,7 +15,7 @@
 //!   that gets there, by a memoized search over the configurations it can reach.
 
 use crate::error::{Error, Result};
-use crate::output::csv_bytes;
+use crate::output::files::csv_bytes;
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -34,7 +34,7 @@ impl Config {
     /// The configuration of the pegs in `mask` (translated so the first peg is cell 0).
     ///
     /// ```
-    /// use pegsol::line::Config;
+    /// use pegsol::analysis::line::Config;
     /// assert_eq!(Config::new(0b1011_000).picture(), "II.I");
     /// ```
     pub fn new(mask: u128) -> Config {
@@ -46,7 +46,7 @@ impl Config {
     /// Holes before the first and after the last peg are ignored.
     ///
     /// ```
-    /// use pegsol::line::Config;
+    /// use pegsol::analysis::line::Config;
     /// let c = Config::parse("..II.I.").unwrap();
     /// assert_eq!((c.picture(), c.pegs(), c.width()), ("II.I".to_string(), 3, 4));
     /// ```
@@ -103,7 +103,7 @@ impl Config {
     /// The mirror image.
     ///
     /// ```
-    /// use pegsol::line::Config;
+    /// use pegsol::analysis::line::Config;
     /// assert_eq!(Config::parse("II.I").unwrap().reversed().picture(), "I.II");
     /// ```
     pub fn reversed(self) -> Config {
@@ -125,7 +125,7 @@ impl Config {
     /// single jump.
     ///
     /// ```
-    /// use pegsol::line::Config;
+    /// use pegsol::analysis::line::Config;
     /// let mut up: Vec<String> = Config::parse("II").unwrap().unjumps().map(|c| c.picture()).collect();
     /// up.sort();
     /// assert_eq!(up, ["I.II", "II.I"]);
@@ -187,7 +187,7 @@ impl LineLayer {
 /// current rayon pool.
 ///
 /// ```
-/// let layers = pegsol::line::solvable(3, 7).unwrap();
+/// let layers = pegsol::analysis::line::solvable(3, 7).unwrap();
 /// let counts: Vec<(usize, usize)> =
 ///     layers.iter().map(|l| (l.configs.len(), l.reduced().len())).collect();
 /// assert_eq!(counts[0], (2, 1)); // II.I and I.II
@@ -332,7 +332,7 @@ pub const REDUCE_LIMIT: usize = 10_000_000;
 /// gives up with an error after [`REDUCE_LIMIT`] configurations (a few seconds).
 ///
 /// ```
-/// use pegsol::line::{reduce, Config};
+/// use pegsol::analysis::line::{reduce, Config};
 /// assert_eq!(reduce(&Config::parse("II.I").unwrap()).unwrap().pegs, 1);
 /// assert_eq!(reduce(&Config::parse("I.I").unwrap()).unwrap().pegs, 2);
 /// assert_eq!(reduce(&Config::parse("III").unwrap()).unwrap().pegs, 2);

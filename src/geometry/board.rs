@@ -17,7 +17,8 @@
 //! ```
 
 use crate::error::{Error, Result};
-use crate::symmetry::{LatticeMap, Symmetry};
+use crate::geometry::lattice::{Lattice, LatticeMap};
+use crate::geometry::symmetry::Symmetry;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -27,61 +28,6 @@ pub type Pegs = u128;
 
 /// The largest number of holes a board may have.
 pub const MAX_HOLES: usize = 128;
-
-/// The lines along which pegs jump.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Lattice {
-    /// Orthogonal jumps only (english, french, wiegleb, lines).
-    Square,
-    /// Orthogonal and both diagonal jumps.
-    SquareDiagonal,
-    /// The triangular lattice in axial coordinates: six directions.
-    Triangular,
-}
-
-impl Lattice {
-    /// The unit steps `(drow, dcol)` along which a peg may jump (both senses).
-    ///
-    /// ```
-    /// use pegsol::board::Lattice;
-    /// assert_eq!(Lattice::Square.directions().len(), 4);
-    /// assert_eq!(Lattice::Triangular.directions().len(), 6);
-    /// ```
-    pub fn directions(self) -> &'static [(i32, i32)] {
-        match self {
-            Lattice::Square => &[(0, 1), (1, 0), (0, -1), (-1, 0)],
-            Lattice::SquareDiagonal => &[
-                (0, 1),
-                (1, 1),
-                (1, 0),
-                (1, -1),
-                (0, -1),
-                (-1, -1),
-                (-1, 0),
-                (-1, 1),
-            ],
-            Lattice::Triangular => &[(0, 1), (1, 1), (1, 0), (0, -1), (-1, -1), (-1, 0)],
-        }
-    }
-
-    /// The name used in board files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Lattice::Square => "square",
-            Lattice::SquareDiagonal => "square-diagonal",
-            Lattice::Triangular => "triangular",
-        }
-    }
-
-    fn parse(s: &str) -> Option<Lattice> {
-        match s {
-            "square" => Some(Lattice::Square),
-            "square-diagonal" => Some(Lattice::SquareDiagonal),
-            "triangular" => Some(Lattice::Triangular),
-            _ => None,
-        }
-    }
-}
 
 /// One jump: the peg in `from` jumps over `over` into the empty hole `to` (hole indices).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -129,7 +75,7 @@ impl Board {
     /// Builds a board from its cells; computes the jumps and the symmetry group.
     ///
     /// ```
-    /// use pegsol::board::{Board, Lattice};
+    /// use pegsol::geometry::{Board, Lattice};
     /// let cells = vec![(0, 0), (0, 1), (0, 2)];
     /// let b = Board::new("strip", Lattice::Square, cells, vec![0]).unwrap();
     /// assert_eq!((b.holes(), b.jumps().len(), b.symmetries().len()), (3, 2, 2));
@@ -166,7 +112,7 @@ impl Board {
         }
         let mut default_empty: Vec<usize> = empty_cells.iter().map(|c| index[c]).collect();
         default_empty.sort_unstable();
-        let symmetries = crate::symmetry::board_group(lattice, &cells, &index);
+        let symmetries = crate::geometry::symmetry::board_group(lattice, &cells, &index);
         Ok(Board {
             name: name.to_string(),
             lattice,
@@ -182,9 +128,9 @@ impl Board {
     /// of a board file.
     ///
     /// ```
-    /// let b = pegsol::board::Board::from_spec("tri:5").unwrap();
+    /// let b = pegsol::geometry::board::Board::from_spec("tri:5").unwrap();
     /// assert_eq!((b.holes(), b.symmetries().len()), (15, 6));
-    /// let e = pegsol::board::Board::from_spec("english").unwrap();
+    /// let e = pegsol::geometry::board::Board::from_spec("english").unwrap();
     /// assert_eq!((e.holes(), e.jumps().len(), e.symmetries().len()), (33, 76, 8));
     /// ```
     pub fn from_spec(spec: &str) -> Result<Board> {
@@ -250,7 +196,7 @@ impl Board {
     /// picture (`o` peg, `.` empty hole, space or `-` no hole).
     ///
     /// ```
-    /// let b = pegsol::board::Board::parse_file("t3", "lattice: triangular\n.\noo\nooo\n").unwrap();
+    /// let b = pegsol::geometry::board::Board::parse_file("t3", "lattice: triangular\n.\noo\nooo\n").unwrap();
     /// assert_eq!((b.holes(), b.symmetries().len(), b.start_name(b.default_start())), (6, 6, "a1".to_string()));
     /// ```
     pub fn parse_file(name: &str, text: &str) -> Result<Board> {
@@ -377,7 +323,7 @@ impl Board {
     /// The name of a hole: column letter(s) then row number, e.g. `d4`.
     ///
     /// ```
-    /// let e = pegsol::board::Board::from_spec("english").unwrap();
+    /// let e = pegsol::geometry::board::Board::from_spec("english").unwrap();
     /// assert_eq!(e.hole_name(e.hole("d4").unwrap()), "d4");
     /// ```
     pub fn hole_name(&self, hole: usize) -> String {
@@ -439,7 +385,7 @@ impl Board {
     /// The holes of a mask, named and joined by `+` (`d4`, `c3+e5`), or `none`.
     ///
     /// ```
-    /// let b = pegsol::board::Board::from_spec("tri:3").unwrap();
+    /// let b = pegsol::geometry::board::Board::from_spec("tri:3").unwrap();
     /// assert_eq!(b.hole_names(0b101), "a1+b2");
     /// ```
     pub fn hole_names(&self, mask: Pegs) -> String {
@@ -509,7 +455,7 @@ impl Board {
     /// A position drawn on the board: `o` a peg, `.` an empty hole.
     ///
     /// ```
-    /// let b = pegsol::board::Board::from_spec("tri:3").unwrap();
+    /// let b = pegsol::geometry::board::Board::from_spec("tri:3").unwrap();
     /// assert_eq!(b.draw_position(b.default_start()), "  .\n o o\no o o\n");
     /// ```
     pub fn draw_position(&self, pegs: Pegs) -> String {
@@ -542,10 +488,10 @@ impl Board {
     /// it), or a list of empty holes joined by `+` or `,` (every other hole full).
     ///
     /// ```
-    /// let b = pegsol::board::Board::from_spec("tri:3").unwrap();
+    /// let b = pegsol::geometry::board::Board::from_spec("tri:3").unwrap();
     /// let p = b.parse_position("./oo/ooo").unwrap();
     /// assert_eq!(p, b.parse_position("a1").unwrap());
-    /// let e = pegsol::board::Board::from_spec("english").unwrap();
+    /// let e = pegsol::geometry::board::Board::from_spec("english").unwrap();
     /// let centre = "  ooo/  ooo/ooooooo/ooo.ooo/ooooooo/  ooo/  ooo";
     /// assert_eq!(e.parse_position(centre).unwrap(), e.default_start());
     /// ```
@@ -626,7 +572,7 @@ impl Board {
     /// The classes of holes under the symmetry group, each sorted, ordered by smallest hole.
     ///
     /// ```
-    /// let b = pegsol::board::Board::from_spec("tri:5").unwrap();
+    /// let b = pegsol::geometry::board::Board::from_spec("tri:5").unwrap();
     /// let sizes: Vec<usize> = b.hole_classes().iter().map(|c| c.len()).collect();
     /// assert_eq!(sizes, vec![3, 6, 3, 3]);
     /// ```
@@ -652,11 +598,11 @@ impl Board {
     /// when the difference of their positions is a sum of jump masks (over GF(2); every
     /// jump flips the three holes of its mask). Starts of different classes never reach a
     /// common position; starts of one class reach largely the same ones, which is why
-    /// `pegsol table` sweeps a class at once ([`crate::engine::count_many`]). Classes are
+    /// `pegsol table` sweeps a class at once ([`crate::count::sweep::count_many`]). Classes are
     /// sorted, ordered by smallest hole.
     ///
     /// ```
-    /// use pegsol::board::Board;
+    /// use pegsol::geometry::board::Board;
     /// let b = Board::from_spec("english").unwrap();
     /// let classes = b.position_classes();
     /// assert_eq!(classes.len(), 9); // holes by (column mod 3, row mod 3)
@@ -683,7 +629,7 @@ impl Board {
     /// from `a` is in the class of `a`.
     ///
     /// ```
-    /// use pegsol::board::Board;
+    /// use pegsol::geometry::board::Board;
     /// let b = Board::from_spec("english").unwrap();
     /// let (c1, c4, c2) = (b.hole("c1").unwrap(), b.hole("c4").unwrap(), b.hole("c2").unwrap());
     /// assert!(b.same_class(b.start_with_empty(&[c1]), b.start_with_empty(&[c4])));
@@ -726,8 +672,8 @@ fn is_peg_char(ch: char) -> bool {
 /// Column letters: `a`..`z`, then `aa`, `ab`, ... (bijective base 26).
 ///
 /// ```
-/// assert_eq!(pegsol::board::column_name(0), "a");
-/// assert_eq!(pegsol::board::column_name(26), "aa");
+/// assert_eq!(pegsol::geometry::board::column_name(0), "a");
+/// assert_eq!(pegsol::geometry::board::column_name(26), "aa");
 /// ```
 pub fn column_name(mut col: usize) -> String {
     let mut letters = Vec::new();

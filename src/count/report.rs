@@ -1,12 +1,12 @@
 //! `pegsol report`: reads a table written by `pegsol table --csv DIR` and writes a side by
 //! side comparison of boards (comparison.csv, comparison.md) and pictures (SVG, see
-//! [`crate::plot`]). Everything is derived from the table's files; nothing is typed in.
+//! [`crate::output::plot`]). Everything is derived from the table's files; nothing is typed in.
 
-use crate::board::Board;
+use crate::count::table::{self, Format, Table};
 use crate::error::{Error, Result};
-use crate::output;
-use crate::plot;
-use crate::table::{self, Format, Table};
+use crate::geometry::board::Board;
+use crate::output::files;
+use crate::output::plot;
 use std::path::Path;
 use thousands::Separable;
 
@@ -52,8 +52,8 @@ pub struct Row {
 /// `wins / games` in percent with 4 decimals, computed exactly in integers.
 ///
 /// ```
-/// assert_eq!(pegsol::report::share(1, 3), "33.3333");
-/// assert_eq!(pegsol::report::share(0, 0), "0.0000");
+/// assert_eq!(pegsol::count::report::share(1, 3), "33.3333");
+/// assert_eq!(pegsol::count::report::share(0, 0), "0.0000");
 /// ```
 pub fn share(wins: u128, games: u128) -> String {
     if games == 0 {
@@ -234,7 +234,7 @@ pub fn write(dir: &Path, boards: &[String], out: &Path) -> Result<Vec<String>> {
     }
     files.push((
         "comparison.csv".into(),
-        output::csv_bytes(COMPARISON_HEADER, &csv_rows)?,
+        files::csv_bytes(COMPARISON_HEADER, &csv_rows)?,
     ));
     files.push(("comparison.md".into(), md.into_bytes()));
 
@@ -280,8 +280,8 @@ pub fn write(dir: &Path, boards: &[String], out: &Path) -> Result<Vec<String>> {
         ));
     }
 
-    output::prepare_dir(out)?;
+    files::prepare_dir(out)?;
     let named: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
-    output::write_atomically(out, &named)?;
+    files::write_atomically(out, &named)?;
     Ok(files.into_iter().map(|(n, _)| n).collect())
 }

@@ -23,7 +23,7 @@ pub(crate) trait SlotKey: Copy + Eq + Debug {
 }
 
 /// An odd multiplier for the hashes (the shards are chosen with another, see
-/// [`crate::bits::Bits::shard`]).
+/// [`crate::geometry::bits::Bits::shard`]).
 const MIX: u64 = 0xD6E8_FEB8_6659_FD93;
 
 impl SlotKey for u32 {
@@ -34,7 +34,7 @@ impl SlotKey for u32 {
     }
 }
 
-impl<T: crate::bits::Bits> SlotKey for T {
+impl<T: crate::geometry::bits::Bits> SlotKey for T {
     const EMPTY: Self = T::ZERO;
     #[inline]
     fn hash64(self) -> u64 {

@@ -1,4 +1,4 @@
-//! Bitboard widths. The engine is generic over [`Bits`]; [`crate::engine::count`] picks
+//! Bitboard widths. The engine is generic over [`Bits`]; [`crate::count::sweep::count`] picks
 //! `u64` for boards of up to 64 holes and `u128` above, the one runtime choice of width.
 
 use num_traits::PrimInt;

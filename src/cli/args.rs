@@ -1,0 +1,47 @@
+//! Arguments shared by several commands: the board and start, and how a sweep runs.
+
+use crate::error::Result;
+use crate::geometry::board::{Board, Pegs};
+use crate::memory;
+use clap::Args;
+
+/// The board and start shared by the commands.
+#[derive(Debug, Args)]
+pub(crate) struct StartArgs {
+    /// Board: tri:N (N = 3..15), line:L (L = 3..128), english, french, wiegleb, or a board file.
+    #[arg(long, short, default_value = "tri:5", value_name = "SPEC")]
+    pub(super) board: String,
+    /// An empty hole at the start (repeatable). Default: a1 on triangles and lines, the
+    /// centre on english, french and wiegleb, the marked holes of a board file.
+    #[arg(long = "hole", value_name = "CELL")]
+    pub(super) holes: Vec<String>,
+}
+
+impl StartArgs {
+    pub(super) fn resolve(&self) -> Result<(Board, Pegs)> {
+        let board = Board::from_spec(&self.board)?;
+        let start = board.start_from_names(&self.holes)?;
+        Ok((board, start))
+    }
+}
+
+/// How a computation runs, shared by the commands that sweep positions.
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    /// Worker threads (0 = one per core). Results are identical for every value.
+    #[arg(long, short = 'j', default_value_t = 0)]
+    pub(super) threads: usize,
+    /// Refuse the run when its tables would need more than SIZE (e.g. 8G). Default: 80% of
+    /// the memory available.
+    #[arg(long, value_name = "SIZE", value_parser = memory::parse)]
+    pub(super) max_memory: Option<u64>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub(super) quiet: bool,
+}
+
+impl RunArgs {
+    pub(super) fn max_memory(&self) -> u64 {
+        self.max_memory.unwrap_or_else(memory::default_budget)
+    }
+}

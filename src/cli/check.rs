@@ -1,0 +1,84 @@
+//! `pegsol check`: replays a game file and reports whether every jump is legal.
+
+use super::print;
+use super::show::summary;
+use crate::error::{Error, Result};
+use crate::games::notation;
+use crate::geometry::board::Board;
+use clap::Args;
+use std::path::PathBuf;
+
+/// `pegsol check`.
+#[derive(Debug, Args)]
+pub(super) struct CheckArgs {
+    /// Board. Default: the file's `board:` line.
+    #[arg(long, short, value_name = "SPEC")]
+    board: Option<String>,
+    /// An empty hole at the start (repeatable). Default: the file's `start:` line, else the
+    /// board's default start.
+    #[arg(long = "hole", value_name = "CELL")]
+    holes: Vec<String>,
+    /// Draw the board after each move.
+    #[arg(long)]
+    show: bool,
+    /// The game file ('-' for standard input).
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+}
+
+/// Runs the command.
+pub(super) fn run(args: CheckArgs) -> Result<i32> {
+    let text = if args.file.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?
+    } else {
+        std::fs::read_to_string(&args.file)
+            .map_err(|e| Error::input(format!("cannot read {}: {e}", args.file.display())))?
+    };
+    let parts = notation::split_game_text(&text);
+    let spec = args
+        .board
+        .clone()
+        .or(parts.board.clone())
+        .ok_or_else(|| Error::input("no board: give --board or a 'board:' line in the file"))?;
+    let board = Board::from_spec(&spec)?;
+    let start = if !args.holes.is_empty() {
+        board.start_from_names(&args.holes)?
+    } else if let Some(s) = &parts.start {
+        board.parse_position(s)?
+    } else {
+        board.default_start()
+    };
+    let jumps = notation::parse_jumps(&board, &parts.moves)?;
+    match notation::replay(&board, start, &jumps) {
+        Ok(end) => {
+            let mut out = format!(
+                "legal: {} on {} from {}\n",
+                summary(&jumps),
+                board.name(),
+                board.start_name(start)
+            );
+            if args.show {
+                out.push_str(&notation::write_game(&board, start, &jumps, true));
+            }
+            out.push_str(&format!(
+                "final position: {} peg{} ({})\n{}{}\n",
+                end.count_ones(),
+                if end.count_ones() == 1 { "" } else { "s" },
+                notation::peg_names(&board, end),
+                board.draw_position(end),
+                if notation::is_dead_end(&board, end) {
+                    "no jump is left (dead end)"
+                } else {
+                    "jumps are still possible"
+                }
+            ));
+            print(&out);
+            Ok(0)
+        }
+        Err(bad) => {
+            print(&format!("illegal: {}\n", bad.reason));
+            Ok(1)
+        }
+    }
+}

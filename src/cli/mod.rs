@@ -1,0 +1,128 @@
+//! The command line. clap parses the arguments into validated options; each command, one
+//! file here with its arguments next to its handler, calls the library and hands the result
+//! to an exporter. `main` only maps the outcome to an exit code.
+
+mod args;
+mod board;
+mod check;
+mod completions;
+mod count;
+mod extremes;
+mod hint;
+mod line;
+mod reach;
+mod report;
+mod show;
+mod solvable;
+mod solve;
+mod table;
+
+use crate::error::{Error, Result};
+use crate::memory;
+use clap::{Parser, Subcommand};
+use std::ffi::OsString;
+use std::io::Write;
+
+/// Exhaustive peg solitaire: exact counts of games, wins and end states.
+#[derive(Debug, Parser)]
+#[command(name = "pegsol", version, about, arg_required_else_help = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count every game from a start: positions, games, wins, pegs left, finishing holes.
+    Count(count::CountArgs),
+    /// Show a board: hole names, number of holes and jumps, symmetry group, start.
+    Board(board::BoardArgs),
+    /// Reachable positions from which a win is still possible, per number of jumps.
+    Solvable(solvable::SolvableArgs),
+    /// The jumps from a position that keep it winnable, with their winning continuations.
+    Hint(hint::HintArgs),
+    /// One-dimensional solitaire on an unbounded strip: solvable configurations, reductions.
+    Line(line::LineArgs),
+    /// Find one winning game (or prove there is none); --min-moves for the fewest moves.
+    Solve(solve::SolveArgs),
+    /// Find a jump sequence from one position to another, or prove there is none.
+    Reach(reach::ReachArgs),
+    /// The shortest game ending in a dead end, and the game leaving the most pegs.
+    Extremes(extremes::ExtremesArgs),
+    /// Check a game written in jump notation: every jump legal; report the final position.
+    Check(check::CheckArgs),
+    /// Count every start class of one or more boards into one table (resumable).
+    Table(table::TableArgs),
+    /// Compare boards of a table and draw its pictures (SVG), from the files in DIR.
+    Report(report::ReportArgs),
+    /// Print a shell completion script (bash, elvish, fish, powershell, zsh).
+    Completions(completions::CompletionsArgs),
+    /// Print the man page, or write every page into a directory (--dir).
+    Man(completions::ManArgs),
+}
+
+/// Parses `args` and runs the command; returns the exit code on success.
+pub fn run<I, T>(args: I) -> Result<i32>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    crate::memory::unmap_freed_blocks();
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let command_line: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind::*;
+            return match e.kind() {
+                DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand => {
+                    print(&e.to_string());
+                    Ok(0)
+                }
+                _ => {
+                    let text = e.to_string();
+                    let first = text.lines().next().unwrap_or("invalid arguments");
+                    Err(Error::input(
+                        first.trim_start_matches("error: ").to_string(),
+                    ))
+                }
+            };
+        }
+    };
+    match cli.command {
+        Command::Count(args) => count::run(args),
+        Command::Board(args) => board::run(args),
+        Command::Solvable(args) => solvable::run(args),
+        Command::Hint(args) => hint::run(args),
+        Command::Line(args) => line::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Reach(args) => reach::run(args),
+        Command::Extremes(args) => extremes::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Table(args) => table::run(args, &command_line),
+        Command::Report(args) => report::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => completions::man(args),
+    }
+}
+
+/// Writes to stdout, ignoring a closed pipe (`pegsol count | head`).
+pub(crate) fn print(text: &str) {
+    let _ = std::io::stdout().write_all(text.as_bytes());
+}
+
+/// The closing line of a sweep: wall time, peak memory, threads.
+fn timing(secs: f64, threads: usize) -> String {
+    format!(
+        "wall time {secs:.2} s, peak memory {}, {} threads\n",
+        memory::peak_rss().map_or("unknown".into(), memory::human),
+        if threads == 0 {
+            rayon::current_num_threads()
+        } else {
+            threads
+        }
+    )
+}

@@ -1,0 +1,48 @@
+//! `pegsol solvable`: the positions from which a win is still possible, per jump.
+
+use super::args::{RunArgs, StartArgs};
+use super::{print, timing};
+use crate::analysis::solvable;
+use crate::error::Result;
+use crate::output::files;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Debug, Args)]
+pub(super) struct SolvableArgs {
+    #[command(flatten)]
+    start: StartArgs,
+    /// Where the last peg must stand (a hole name, or `any`). Default: any hole.
+    #[arg(long, value_name = "CELL")]
+    finish: Option<String>,
+    /// Write solvable.csv into DIR (created if missing; replaced atomically).
+    #[arg(long, value_name = "DIR")]
+    csv: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Runs the command.
+pub(super) fn run(args: SolvableArgs) -> Result<i32> {
+    let (board, start) = args.start.resolve()?;
+    let finish = solvable::Finish::parse(&board, args.finish.as_deref())?;
+    if let Some(dir) = &args.csv {
+        files::prepare_dir(dir)?;
+    }
+    let opts = solvable::SolveOptions {
+        threads: args.run.threads,
+        max_memory: args.run.max_memory(),
+        progress: !args.run.quiet,
+    };
+    let clock = Instant::now();
+    let result = solvable::solvable(&board, start, finish, &opts)?;
+    let secs = clock.elapsed().as_secs_f64();
+    if let Some(dir) = &args.csv {
+        let bytes = solvable::csv_file(std::slice::from_ref(&result))?;
+        files::write_atomically(dir, &[("solvable.csv", bytes)])?;
+    }
+    print(&solvable::summary_text(&result));
+    print(&timing(secs, args.run.threads));
+    Ok(0)
+}

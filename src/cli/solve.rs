@@ -1,0 +1,110 @@
+//! `pegsol solve`: one winning game or a proof that none exists; `--min-moves` for the
+//! fewest moves.
+
+use super::args::StartArgs;
+use super::print;
+use super::show::{ShowArgs, emit, summary};
+use crate::error::{Error, Result};
+use crate::games::minmoves::{Ends, min_moves};
+use crate::games::solve::{Goal, Outcome, search};
+use clap::Args;
+use std::time::Instant;
+use thousands::Separable;
+
+/// `pegsol solve`.
+#[derive(Debug, Args)]
+pub(super) struct SolveArgs {
+    #[command(flatten)]
+    start: StartArgs,
+    /// The hole the last peg must finish in. Default: anywhere.
+    #[arg(long, value_name = "CELL")]
+    finish: Option<String>,
+    /// Find a solution with the fewest moves (a move is a run of jumps by one peg).
+    #[arg(long)]
+    min_moves: bool,
+    /// With --min-moves: the best over every single-vacancy start (ignores --hole).
+    #[arg(long, requires = "min_moves")]
+    all_starts: bool,
+    /// With --min-moves: worker threads (0 = one per core). The answer is the same for
+    /// every value.
+    #[arg(long, short = 'j', default_value_t = 0, requires = "min_moves")]
+    threads: usize,
+    #[command(flatten)]
+    show: ShowArgs,
+}
+
+/// Runs the command.
+pub(super) fn run(args: SolveArgs) -> Result<i32> {
+    let (board, start) = args.start.resolve()?;
+    let finish = args.finish.as_deref().map(|f| board.hole(f)).transpose()?;
+    let finish_text = finish.map_or("anywhere".to_string(), |h| board.hole_name(h));
+    let clock = Instant::now();
+    if args.min_moves {
+        let from = (!args.all_starts).then_some(start);
+        let ends = finish.map_or(Ends::Any, Ends::Hole);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads)
+            .build()
+            .map_err(|e| Error::input(format!("cannot start the worker threads: {e}")))?;
+        let r = pool.install(|| min_moves(&board, from, ends, args.show.budget()))?;
+        let secs = clock.elapsed().as_secs_f64();
+        let from_text = if args.all_starts {
+            "any single vacancy".to_string()
+        } else {
+            board.start_name(start)
+        };
+        return match r.best {
+            Some((moves, start, jumps)) => {
+                let header = format!(
+                    "# {}: fewest moves from {from_text} to one peg {finish_text}: {moves}\n\
+                     # proved by a {} in {secs:.2} s\n\
+                     # this game: {}\n",
+                    board.name(),
+                    r.proof,
+                    summary(&jumps)
+                );
+                let title = format!("{} in {moves} moves", board.name());
+                emit(&board, start, &jumps, &args.show, &title, &header)?;
+                Ok(0)
+            }
+            None => {
+                print(&format!(
+                    "no solution: {} from {from_text} to one peg {finish_text}.\n\
+                     proof: {} ({secs:.2} s)\n",
+                    board.name(),
+                    r.proof
+                ));
+                Ok(1)
+            }
+        };
+    }
+    let goal = match finish {
+        Some(h) => Goal::OnePeg(crate::geometry::board::bit(h)),
+        None => Goal::one_peg_anywhere(&board),
+    };
+    let s = search(&board, start, goal, args.show.budget())?;
+    let secs = clock.elapsed().as_secs_f64();
+    let start_text = board.start_name(start);
+    match s.outcome {
+        Outcome::Found(jumps) => {
+            let header = format!(
+                "# {}: a solution from {start_text} to one peg {finish_text}: {} \
+                 ({} positions expanded, {secs:.2} s)\n",
+                board.name(),
+                summary(&jumps),
+                s.nodes.separate_with_commas()
+            );
+            let title = format!("{} from {start_text}", board.name());
+            emit(&board, start, &jumps, &args.show, &title, &header)?;
+            Ok(0)
+        }
+        Outcome::Impossible(why) => {
+            print(&format!(
+                "no solution: {} from {start_text} cannot finish with one peg {finish_text}.\n\
+                 proof: {why} ({secs:.2} s)\n",
+                board.name()
+            ));
+            Ok(1)
+        }
+    }
+}

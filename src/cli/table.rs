@@ -1,0 +1,86 @@
+//! `pegsol table`: every start class of one or more boards, swept by position class into a
+//! resumable table.
+
+use super::args::RunArgs;
+use super::print;
+use crate::count::table;
+use crate::error::{Error, Result};
+use crate::memory;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Debug, Args)]
+pub(super) struct TableArgs {
+    /// Board (repeatable): tri:N, line:L, english, french, wiegleb, a board file, or a
+    /// range such as tri:4..7.
+    #[arg(long, short, value_name = "SPEC", required = true)]
+    board: Vec<String>,
+    /// Starts: `all` (one start per symmetry class of single empty holes), or cells (each
+    /// standing for its class).
+    #[arg(long, value_name = "CELL", num_args = 1.., default_value = "all")]
+    starts: Vec<String>,
+    /// Keep the table in DIR (created if missing): the four CSV files of `count` plus
+    /// runs.csv, or table.json. Rerunning the command skips the pairs already in DIR.
+    /// Without DIR the table is printed to stdout.
+    #[arg(long, visible_alias = "out", value_name = "DIR")]
+    csv: Option<PathBuf>,
+    /// File format.
+    #[arg(long, value_enum, default_value = "csv")]
+    format: table::Format,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Runs the command.
+pub(super) fn run(args: TableArgs, command_line: &[String]) -> Result<i32> {
+    let boards = table::expand_boards(&args.board)?;
+    let plan = table::plan(&boards, &args.starts)?;
+    let mut command = command_line.to_vec();
+    if let Some(first) = command.first_mut() {
+        // The program as the user would type it, not the full path of the binary.
+        if let Some(name) = std::path::Path::new(first.as_str()).file_name() {
+            *first = name.to_string_lossy().into_owned();
+        }
+    }
+    let opts = table::BatchOptions {
+        threads: args.run.threads,
+        max_memory: args.run.max_memory(),
+        progress: !args.run.quiet,
+        dir: args.csv.clone(),
+        format: args.format,
+        command: table::shell_words(&command),
+    };
+    let clock = Instant::now();
+    let report = match table::run_batch(&plan, &opts) {
+        Err(Error::Interrupted) => {
+            if let Some(dir) = &args.csv {
+                eprintln!(
+                    "pegsol: finished pairs are saved in {}; run the same command again to \
+                     resume",
+                    dir.display()
+                );
+            }
+            return Err(Error::Interrupted);
+        }
+        other => other?,
+    };
+    let secs = clock.elapsed().as_secs_f64();
+    match (&args.csv, args.format) {
+        (None, table::Format::Json) => {
+            let files = report.table.files(table::Format::Json)?;
+            print(&String::from_utf8_lossy(&files[0].1));
+        }
+        _ => print(&table::summary_text(&report.table, &plan)),
+    }
+    if args.csv.is_some() || args.format == table::Format::Csv {
+        eprintln!(
+            "{} pairs: {} computed, {} already complete; wall time {secs:.2} s, peak memory {}",
+            plan.len(),
+            report.computed,
+            report.skipped,
+            report.peak_bytes.map_or("unknown".into(), memory::human),
+        );
+    }
+    Ok(0)
+}

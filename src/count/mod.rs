@@ -1,0 +1,28 @@
+//! Counting: every game from one start or from many, by a layer sweep.
+//!
+//! - [`sweep`]: the engine. Layer `j` holds the positions after `j` jumps, merged into
+//!   orbits under the symmetries that fix the starts, each with exact `u128` counts of jump
+//!   sequences; the shards of a layer are the work units of the rayon pool.
+//! - [`slots`]: the open-addressing tables a shard is kept in.
+//! - [`stats`]: what a sweep yields ([`Counts`]) and the figures derived from it.
+//! - [`table`]: many starts, grouped into one sweep per position class; resumable tables.
+//! - [`export`]: the summary text and the CSV files of a count (the exporter).
+//! - [`report`]: comparisons and pictures generated from a table's files.
+//!
+//! ```
+//! use pegsol::{count::{count, CountOptions}, geometry::Board};
+//! let b = Board::from_spec("tri:5")?;
+//! let c = count(&b, b.default_start(), &CountOptions::default())?;
+//! assert_eq!((c.games(), c.wins()), (568_630, 29_760));
+//! # Ok::<(), pegsol::error::Error>(())
+//! ```
+
+pub mod export;
+pub mod report;
+mod slots;
+pub mod stats;
+pub mod sweep;
+pub mod table;
+
+pub use stats::{Counts, Layer};
+pub use sweep::{CountOptions, count, count_many, max_starts};

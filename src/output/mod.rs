@@ -1,0 +1,14 @@
+//! How results are written, for any computation: CSV rendering and atomic files
+//! ([`files`]), the one progress-bar factory ([`progress`]), and SVG charts and board
+//! pictures ([`plot`]). Depends only on [`crate::geometry`] and [`crate::error`]; the
+//! exporters that know a result type sit beside it (for example [`crate::count::export`]).
+//!
+//! ```
+//! let bytes = pegsol::output::files::csv_bytes(&["a", "b"], &[vec!["1".to_string(), "2".into()]])?;
+//! assert_eq!(bytes, b"a,b\n1,2\n");
+//! # Ok::<(), pegsol::error::Error>(())
+//! ```
+
+pub mod files;
+pub mod plot;
+pub mod progress;
