@@ -4,6 +4,8 @@
 #   scripts/bench.sh [extra options appended to every case, e.g. --threads 1]
 #   BENCH_TABLES=1 scripts/bench.sh   also times the issue-3 tables (about 4 minutes more)
 #   BENCH_MINMOVES=1 scripts/bench.sh the fewest-moves cases of issue 4 (tri:8: about 5 minutes)
+#   BENCH_DISK=1 scripts/bench.sh     the research-scale sweeps of issue 19 (tri:8 and the french
+#                                     table: hours; their work directories go under ./bench-work)
 # Works from any directory. Timings on a shared machine are noisy: the load average and the
 # CPU time are printed too. Exit code 1 when a case prints a wrong figure (slow is only
 # marked). Without /usr/bin/time, wall time and peak memory come from the "wall time ...,
@@ -13,11 +15,15 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # ---- Benchmark cases: one per line, fields separated by '|':
 #      label | pegsol arguments | max wall s | max peak MiB (empty: none) | text the output must contain
+#      A max wall of the form "3x:LABEL" is relative: 3 times the wall time of case LABEL,
+#      measured earlier in the same run.
 # Later issues: add cases here.
 CASES=(
   # issue 2: count
-  "count english centre|count --quiet --board english|10|1024|577,116,156,815,309,849,672"
+  "count english centre|count --quiet --board english|4.5|1024|577,116,156,815,309,849,672"
   "count tri:7 a1|count --quiet --board tri:7 --hole a1|5||15,329,604,581,324,902,942"
+  # issue 19: the same english sweep with its layers forced to disk by a 64 MiB budget
+  "count english on disk|count --quiet --board english --max-memory 64M|3x:count english centre|256|577,116,156,815,309,849,672"
   # issue 5: solvable, line
   "solvable english d4|solvable --board english --finish d4 -q|10||solvable up to symmetry     1,679,072"
   "line --pegs 1 --to 30|line --pegs 1 --to 30|10||7 pegs: 16 configurations reducible to one peg, 8 up to reversal"
@@ -25,7 +31,7 @@ CASES=(
 # issue 3: whole tables (4 minutes together), with BENCH_TABLES=1. @DIR is a fresh directory.
 if [ -n "${BENCH_TABLES:-}" ]; then
   CASES+=(
-    "table tri:7 all starts|table --board tri:7 --starts all -q --csv @DIR|30||tri:7      all       28    893,134,943,977,510,843,032"
+    "table tri:7 all starts|table --board tri:7 --starts all -q --csv @DIR|12||tri:7      all       28    893,134,943,977,510,843,032"
     "table english all starts|table --board english --starts all -q --csv @DIR|60|2048|english    all       33 95,288,799,582,273,817,897,272"
   )
 fi
@@ -35,6 +41,14 @@ if [ -n "${BENCH_MINMOVES:-}" ]; then
     "min-moves tri:6 all|solve --board tri:6 --min-moves --all-starts|10||fewest moves from any single vacancy to one peg anywhere: 9"
     "min-moves english d4|solve --board english --finish d4 --min-moves|60||fewest moves from d4 to one peg d4: 18"
     "min-moves tri:8 all|solve --board tri:8 --min-moves --all-starts --max-memory 8GiB|600|8192|fewest moves from any single vacancy to one peg anywhere: 13"
+  )
+fi
+# issue 19: sweeps past memory, on disk (hours), with BENCH_DISK=1. The figures they must print
+# are the ones committed in results/ by these same commands.
+if [ -n "${BENCH_DISK:-}" ]; then
+  CASES+=(
+    "count tri:8 a1 on 12G|count --quiet --board tri:8 --max-memory 12G --work-dir @DIR|2700|12288|wins                "
+    "table french on 16G|table --board french --starts all -q --max-memory 16G --csv @DIR|||french     all"
   )
 fi
 # ---- end of cases
@@ -55,8 +69,13 @@ mark() {
 }
 
 fail=0
+declare -A walls
 for case in "${CASES[@]}"; do
   IFS='|' read -r label args max_secs max_mib expect <<<"$case"
+  if [[ "$max_secs" == *x:* ]]; then
+    ref=${walls[${max_secs#*x:}]:-}
+    max_secs=${ref:+$(awk -v f="${max_secs%%x:*}" -v r="$ref" 'BEGIN { printf "%.2f", f * r }')}
+  fi
   dir=""
   if [[ "$args" == *@DIR* ]]; then
     dir=$(mktemp -d)
@@ -90,6 +109,7 @@ for case in "${CASES[@]}"; do
     fi
   fi
   [ -z "$dir" ] || rm -rf "$dir"
+  walls[$label]=$secs
   result=ok
   if [ "$status" -ne 0 ]; then
     result="FAILED (exit $status)"

@@ -9,6 +9,10 @@ pub enum Error {
     /// The run would need more memory than allowed; refused before the OS kills it.
     #[error("{0}")]
     Memory(String),
+    /// The disk: a layer file or checkpoint that cannot be used, or not enough space for
+    /// the next layer.
+    #[error("{0}")]
+    Disk(String),
     /// A count no longer fits its integer type.
     #[error("count overflow: {0}")]
     Overflow(String),
@@ -27,7 +31,7 @@ impl Error {
     /// overflow, 130 for an interrupted run.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Input(_) | Error::Memory(_) => 2,
+            Error::Input(_) | Error::Memory(_) | Error::Disk(_) => 2,
             Error::Overflow(_) => 3,
             Error::Interrupted => 130,
         }

@@ -4,6 +4,7 @@ use crate::error::Result;
 use crate::geometry::board::{Board, Pegs};
 use crate::memory;
 use clap::Args;
+use std::path::PathBuf;
 
 /// The board and start shared by the commands.
 #[derive(Debug, Args)]
@@ -44,4 +45,21 @@ impl RunArgs {
     pub(super) fn max_memory(&self) -> u64 {
         self.max_memory.unwrap_or_else(memory::default_budget)
     }
+}
+
+/// Where a sweep keeps its layers once they outgrow memory, with its checkpoints.
+#[derive(Debug, Args)]
+pub(crate) struct DiskArgs {
+    /// Keep every layer in DIR (one folder per sweep), with a checkpoint after each, so
+    /// that the same command resumes an interrupted sweep from its last finished layer.
+    /// Without it, layers move to ./pegsol-work only once they would pass --max-memory.
+    #[arg(long, value_name = "DIR")]
+    pub(super) work_dir: Option<PathBuf>,
+    /// Keep the sweep's folder in the work directory after it succeeds.
+    #[arg(long)]
+    pub(super) keep_work: bool,
+    /// Refuse to use more than SIZE of disk for layer files (e.g. 100G). Free space is
+    /// checked before each layer either way.
+    #[arg(long, value_name = "SIZE", value_parser = memory::parse)]
+    pub(super) max_disk: Option<u64>,
 }

@@ -1,6 +1,6 @@
 //! `pegsol count`: every game from one start, its statistics printed and written as CSV.
 
-use super::args::{RunArgs, StartArgs};
+use super::args::{DiskArgs, RunArgs, StartArgs};
 use super::{print, timing};
 use crate::count::export;
 use crate::count::sweep::{self, CountOptions};
@@ -20,6 +20,8 @@ pub(super) struct CountArgs {
     csv: Option<PathBuf>,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    disk: DiskArgs,
 }
 
 /// Runs the command.
@@ -33,6 +35,9 @@ pub(super) fn run(args: CountArgs) -> Result<i32> {
         max_memory: args.run.max_memory(),
         progress: !args.run.quiet,
         cancel: None,
+        work_dir: args.disk.work_dir.clone(),
+        keep_work: args.disk.keep_work,
+        max_disk: args.disk.max_disk,
     };
     let clock = Instant::now();
     let counts = sweep::count(&board, start, &opts)?;

@@ -1,7 +1,7 @@
 //! `pegsol table`: every start class of one or more boards, swept by position class into a
 //! resumable table.
 
-use super::args::RunArgs;
+use super::args::{DiskArgs, RunArgs};
 use super::print;
 use crate::count::table;
 use crate::error::{Error, Result};
@@ -30,6 +30,8 @@ pub(super) struct TableArgs {
     format: table::Format,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    disk: DiskArgs,
 }
 
 /// Runs the command.
@@ -50,6 +52,9 @@ pub(super) fn run(args: TableArgs, command_line: &[String]) -> Result<i32> {
         dir: args.csv.clone(),
         format: args.format,
         command: table::shell_words(&command),
+        work_dir: args.disk.work_dir.clone(),
+        keep_work: args.disk.keep_work,
+        max_disk: args.disk.max_disk,
     };
     let clock = Instant::now();
     let report = match table::run_batch(&plan, &opts) {

@@ -17,6 +17,7 @@
 //! # Ok::<(), pegsol::error::Error>(())
 //! ```
 
+pub mod disk;
 pub mod export;
 pub mod report;
 mod slots;

@@ -22,6 +22,9 @@
 //! every next-layer shard absorbs its buffers, one task per shard, with no locks. Sums are
 //! exact and commutative, so the result does not depend on the number of threads.
 
+use crate::count::disk::{
+    self, Identity, LayerFiles, Progress, ShardReader, ShardWriter, Work, Written,
+};
 use crate::count::slots::{SlotKey, Slots};
 use crate::count::stats::{Counts, Layer};
 use crate::error::{Error, Result, add};
@@ -33,6 +36,8 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -77,9 +82,28 @@ macro_rules! lanes {
 }
 lanes!(u32 u64);
 
-/// A key as a shard's table stores it (hashed also by the sparse map of high parts).
-trait Key: SlotKey + Default + Hash + Send + Sync + 'static {}
-impl<T: SlotKey + Default + Hash + Send + Sync + 'static> Key for T {}
+/// A key as a shard's table stores it (hashed also by the sparse map of high parts), and
+/// as a layer file keeps it: its low `size_of::<Self>()` bytes.
+trait Key: SlotKey + Default + Hash + Send + Sync + 'static {
+    fn wide(self) -> u128;
+    fn narrow(x: u128) -> Self;
+}
+
+macro_rules! keys {
+    ($($t:ty)*) => {$(
+        impl Key for $t {
+            #[inline]
+            fn wide(self) -> u128 {
+                self as u128
+            }
+            #[inline]
+            fn narrow(x: u128) -> Self {
+                x as $t
+            }
+        }
+    )*};
+}
+keys!(u32 u64 u128);
 
 /// How a canonical position is split into its shard and the key its shard's table stores,
 /// and joined again.
@@ -93,7 +117,7 @@ trait Codec<K>: Sync {
 /// [`Packed::MAX_HOLES`] holes.
 struct Whole;
 
-impl<K: Bits> Codec<K> for Whole {
+impl<K: Bits + Key> Codec<K> for Whole {
     type S = K;
     #[inline]
     fn split(&self, pos: K) -> (usize, K) {
@@ -316,7 +340,18 @@ pub struct CountOptions {
     pub progress: bool,
     /// Set to stop the run early with [`Error::Interrupted`].
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Where layers go when they outgrow `max_memory`, and checkpoints with them. When
+    /// given, every layer is kept there from the start, so that the sweep resumes from its
+    /// last finished layer; when not, [`DEFAULT_WORK_DIR`] is used if a layer would not fit.
+    pub work_dir: Option<PathBuf>,
+    /// Keep the sweep's folder in the work directory after it succeeds.
+    pub keep_work: bool,
+    /// The most bytes the layer files may take on disk.
+    pub max_disk: Option<u64>,
 }
+
+/// The work directory of a sweep whose layers outgrow memory when none is given.
+pub const DEFAULT_WORK_DIR: &str = "pegsol-work";
 
 impl Default for CountOptions {
     fn default() -> Self {
@@ -325,6 +360,9 @@ impl Default for CountOptions {
             max_memory: crate::memory::default_budget(),
             progress: false,
             cancel: None,
+            work_dir: None,
+            keep_work: false,
+            max_disk: None,
         }
     }
 }
@@ -480,6 +518,128 @@ struct Run {
     positions: u64,
     /// Entries of the layer before the current one, for the guess of the next layer's size.
     previous: usize,
+    /// Bytes of the children buffers after the last layer swept in memory.
+    buffers: u64,
+    /// The sweep's folder in the work directory (created when first needed).
+    work: Work,
+    /// Every layer goes to disk: a work directory was given.
+    forced: bool,
+    /// Show notices on stderr (not `--quiet`).
+    notices: bool,
+}
+
+impl Run {
+    /// The statistics so far, for a checkpoint.
+    fn progress(&self, narrow: bool) -> Progress {
+        Progress {
+            layers: self
+                .layers
+                .iter()
+                .map(|ls| {
+                    ls.iter()
+                        .map(|l| {
+                            (
+                                l.jumps,
+                                l.positions,
+                                l.positions_reduced,
+                                l.games_ended.to_string(),
+                                l.dead_ends,
+                            )
+                        })
+                        .collect()
+                })
+                .collect(),
+            finish: self
+                .finish
+                .iter()
+                .map(|f| f.iter().map(u128::to_string).collect())
+                .collect(),
+            positions: self.positions,
+            previous: self.previous,
+            narrow,
+        }
+    }
+
+    /// Takes the statistics of a checkpoint back.
+    fn restore(&mut self, p: &Progress) -> Result<()> {
+        let bad = || Error::Disk("a checkpoint's statistics do not fit this sweep".into());
+        let number = |t: &String| t.parse::<u128>().map_err(|_| bad());
+        if p.layers.len() != self.layers.len() || p.finish.len() != self.finish.len() {
+            return Err(bad());
+        }
+        for (mine, theirs) in self.layers.iter_mut().zip(&p.layers) {
+            *mine = theirs
+                .iter()
+                .map(|(jumps, positions, reduced, games, dead)| {
+                    Ok(Layer {
+                        jumps: *jumps,
+                        positions: *positions,
+                        positions_reduced: *reduced,
+                        games_ended: number(games)?,
+                        dead_ends: *dead,
+                    })
+                })
+                .collect::<Result<_>>()?;
+        }
+        for (mine, theirs) in self.finish.iter_mut().zip(&p.finish) {
+            if mine.len() != theirs.len() {
+                return Err(bad());
+            }
+            *mine = theirs.iter().map(number).collect::<Result<_>>()?;
+        }
+        self.positions = p.positions;
+        self.previous = p.previous;
+        Ok(())
+    }
+
+    /// Creates the sweep's folder, saying where it is the first time.
+    fn work_dir(&mut self) -> Result<()> {
+        if !self.work.dir().exists() {
+            self.work.create()?;
+            if self.notices {
+                self.bar.suspend(|| {
+                    eprintln!(
+                        "pegsol: layers kept on disk in {} (--work-dir); the same command resumes \
+                         an interrupted sweep",
+                        self.work.dir().display()
+                    )
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A layer not yet swept: in memory, or in its files on disk.
+enum Current<S, L, const N: usize> {
+    Memory(Vec<Frozen<S, L, N>>),
+    Disk(LayerFiles),
+}
+
+impl<S: Key, L: Lane, const N: usize> Current<S, L, N> {
+    fn entries(&self) -> u64 {
+        match self {
+            Current::Memory(m) => m.iter().map(|t| t.len() as u64).sum(),
+            Current::Disk(d) => d.entries(),
+        }
+    }
+
+    /// The same layer with lanes of another width (files keep whole counts).
+    fn relane<M: Lane>(self) -> Current<S, M, N> {
+        match self {
+            Current::Memory(m) => Current::Memory(m.into_par_iter().map(Frozen::relane).collect()),
+            Current::Disk(d) => Current::Disk(d),
+        }
+    }
+}
+
+/// The guess of the next layer's entries from the growth of the last.
+fn guess_next(entries: u64, previous: usize) -> u64 {
+    if previous == 0 {
+        entries.saturating_mul(8)
+    } else {
+        (entries as f64 * (entries as f64 / previous as f64)) as u64
+    }
 }
 
 /// The sweep of one board from up to `N` starts, with bitboards of type `K`.
@@ -545,6 +705,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     /// left by `N` bits, the low bits marking the starts that reach it (see
     /// [`Sweep::reduced_counts`]); zero where `K` is `H`.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn expand<L: Lane, C: Codec<K>>(
         &self,
         codec: &C,
@@ -553,6 +714,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         out: &mut [Out<C::S, L, N>],
         jumps: &mut [u32],
         acc: &mut LayerAcc<N>,
+        keep: &Range<usize>,
     ) -> Result<K> {
         let (outer, h) = (self.moves.outer_order(), self.moves.subgroup_order());
         let n = self.starts.len();
@@ -610,6 +772,10 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         for &j in &jumps[..legal] {
             let (canon, by) = self.moves.canonical_child_by(&img, j as usize);
             let (shard, key) = codec.split(canon);
+            // A pass of a sweep on disk builds only some shards of the next layer.
+            if !keep.contains(&shard) {
+                continue;
+            }
             let out = &mut out[shard];
             // Fetch the line two lines past this buffer's end: the 64 buffers are too many
             // streams for the hardware prefetcher, and a push into a line not in cache
@@ -696,6 +862,12 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         if self.moves.outer_order() == self.moves.subgroup_order() {
             return acc.reached;
         }
+        Self::distinct(reduced)
+    }
+
+    /// Per start, the distinct canonical forms under `K` in `reduced` whose mask has the
+    /// start (see [`Sweep::expand`]).
+    fn distinct(reduced: &mut [K]) -> [u64; N] {
         reduced.par_sort_unstable();
         let mut counts = [0u64; N];
         if N == 1 {
@@ -721,10 +893,43 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         counts
     }
 
-    /// Runs the sweep, its tables keyed by `codec`.
+    /// The sweep's identity for its files: board, starts, key encoding and lanes.
+    fn identity<C: Codec<K>>(&self) -> Identity {
+        let mut fp = crc32fast::Hasher::new();
+        for j in self.board.jumps() {
+            fp.update(format!("{j:?}").as_bytes());
+        }
+        Identity::new(
+            &format!(
+                "{} ({} holes, {} jumps, {:08x})",
+                self.board.name(),
+                self.board.holes(),
+                self.board.jumps().len(),
+                fp.finalize()
+            ),
+            &self
+                .starts
+                .iter()
+                .map(|&s| Bits::to_u128(s))
+                .collect::<Vec<_>>(),
+            &format!(
+                "{} keys of {} bytes, {N} lanes, {SHARDS} shards",
+                std::any::type_name::<C>(),
+                size_of::<C::S>()
+            ),
+        )
+    }
+
+    /// Runs the sweep, its tables keyed by `codec`: from the last checkpoint in the work
+    /// directory if it has one, from the starts otherwise.
     fn run<C: Codec<K>>(&self, codec: &C, opts: &CountOptions) -> Result<Vec<Counts>> {
         let n = self.starts.len();
         let start_pegs = self.starts[0].count_ones() as usize;
+        let root = opts
+            .work_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_WORK_DIR));
+        let name = format!("{} from {}", self.board.name(), self.start_names());
         let mut run = Run {
             started: Instant::now(),
             bar: progress::bar(start_pegs as u64, "jumps", opts.progress),
@@ -732,31 +937,60 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             finish: vec![vec![0u128; self.board.holes()]; n],
             positions: 0,
             previous: 0,
+            buffers: 0,
+            work: Work::new(&root, &name, self.identity::<C>(), opts.keep_work),
+            forced: opts.work_dir.is_some(),
+            notices: opts.progress,
         };
-        let mut first_layer = Self::new_tables::<C::S, u64>();
-        let h = self.moves.subgroup_order();
-        for &s in &self.starts {
-            // Each start is one sequence (the empty one) into the orbit of the pair (start,
-            // start): slot `canon` of the start's canonical form `canon`.
-            let canon = *self.moves.images(s, h)[..h].iter().min().expect("identity");
-            let slot = self.starts.iter().position(|&x| x == canon);
-            let mut one = [0u64; N];
-            one[slot.expect("H maps starts to starts")] = 1;
-            let (shard, key) = codec.split(canon);
-            first_layer[shard].add_low(key, &one)?;
-        }
-        let first: Vec<Frozen<C::S, u64, N>> = first_layer.into_iter().map(Frozen::new).collect();
         // Narrow lanes while carries are rare, then wide ones; not where narrow lanes would
         // only be padding.
-        if size_of::<(C::S, [u32; N])>() < size_of::<(C::S, [u64; N])>() {
-            let first = first.into_iter().map(Frozen::relane::<u32>).collect();
-            let (rest, jumps) = self.layers::<u32, C>(codec, first, 0, true, &mut run, opts)?;
-            let rest = rest.into_par_iter().map(Frozen::relane::<u64>).collect();
-            self.layers::<u64, C>(codec, rest, jumps, false, &mut run, opts)?;
+        let can_narrow = size_of::<(C::S, [u32; N])>() < size_of::<(C::S, [u64; N])>();
+        let id = run.work.id().clone();
+        let resumed = run.work.resume(|path, layer, shard| {
+            ShardReader::open(path, &id, layer, shard)?.verify(size_of::<C::S>(), N)
+        })?;
+        let (current, jumps, narrow) = match resumed {
+            Some((files, progress)) => {
+                run.restore(&progress)?;
+                if run.notices {
+                    run.bar.suspend(|| {
+                        eprintln!(
+                            "pegsol: resuming from layer {} in {}",
+                            files.layer,
+                            run.work.dir().display()
+                        )
+                    });
+                }
+                run.bar.set_position(files.layer as u64);
+                let layer = files.layer;
+                (Current::Disk(files), layer, progress.narrow && can_narrow)
+            }
+            None => {
+                let mut first_layer = Self::new_tables::<C::S, u64>();
+                let h = self.moves.subgroup_order();
+                for &s in &self.starts {
+                    // Each start is one sequence (the empty one) into the orbit of the pair
+                    // (start, start): slot `canon` of the start's canonical form `canon`.
+                    let canon = *self.moves.images(s, h)[..h].iter().min().expect("identity");
+                    let slot = self.starts.iter().position(|&x| x == canon);
+                    let mut one = [0u64; N];
+                    one[slot.expect("H maps starts to starts")] = 1;
+                    let (shard, key) = codec.split(canon);
+                    first_layer[shard].add_low(key, &one)?;
+                }
+                let first = first_layer.into_iter().map(Frozen::new).collect();
+                (Current::Memory(first), 0, can_narrow)
+            }
+        };
+        if narrow {
+            let (rest, jumps) =
+                self.layers::<u32, C>(codec, current.relane(), jumps, true, &mut run, opts)?;
+            self.layers::<u64, C>(codec, rest.relane(), jumps, false, &mut run, opts)?;
         } else {
-            self.layers::<u64, C>(codec, first, 0, false, &mut run, opts)?;
+            self.layers::<u64, C>(codec, current.relane(), jumps, false, &mut run, opts)?;
         }
         run.bar.finish_and_clear();
+        run.work.finish()?;
         Ok(self
             .starts
             .iter()
@@ -781,48 +1015,450 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     /// Sweeps layer `jumps` (`current`) and the layers after it, recording their statistics
     /// in `run`, until no position is left or, when `narrow`, until more than one entry in
     /// 64 of a finished layer carries into the high parts. Returns the layer not yet swept
-    /// and its number.
+    /// and its number. A layer is swept in memory while it and the next fit
+    /// `opts.max_memory`, and on disk from then on ([`Sweep::disk_layer`]).
     #[allow(clippy::type_complexity)]
     fn layers<L: Lane, C: Codec<K>>(
         &self,
         codec: &C,
-        mut current: Vec<Frozen<C::S, L, N>>,
+        mut current: Current<C::S, L, N>,
         mut jumps: usize,
         narrow: bool,
         run: &mut Run,
         opts: &CountOptions,
-    ) -> Result<(Vec<Frozen<C::S, L, N>>, usize)> {
-        let entry_bytes = std::mem::size_of::<(C::S, [L; N])>() as u64;
+    ) -> Result<(Current<C::S, L, N>, usize)> {
+        let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
         let batch = (2 * rayon::current_num_threads()).clamp(4, SHARDS);
-        // Canonical forms under K are gathered only where it is larger than H.
-        let reduce = self.moves.outer_order() > self.moves.subgroup_order();
         // Children buffers, one set per unit of a batch, reused across batches and layers.
         let mut pool: Vec<Vec<Out<C::S, L, N>>> =
             (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();
         loop {
-            let entries: usize = current.iter().map(|t| t.len()).sum();
+            let entries = current.entries();
             if entries == 0 {
                 return Ok((current, jumps));
             }
-            let mut next = Self::new_tables::<C::S, L>();
-            // Reserve the next layer's size guessed from the last growth (the layer before
-            // carried over from narrow lanes), so that tables seldom grow (DESIGN.md,
-            // "Reserved tables").
-            if run.previous > 0 {
-                let guess = entries as f64 * (entries as f64 / run.previous as f64);
-                let each = guess as usize / SHARDS;
-                if each >= 1024 {
-                    next.par_iter_mut().for_each(|t| t.low.reserve(each));
+            let layer_clock = Instant::now();
+            let guess = guess_next(entries, run.previous);
+            // In memory while this layer, the next one's tables (about twice their entries,
+            // for the load factor and growth) and the children buffers fit the budget.
+            let in_memory = match &current {
+                Current::Memory(m) if !run.forced => {
+                    let held: u64 = m.iter().map(|t| t.bytes()).sum();
+                    let growth = guess as f64 / entries as f64;
+                    let need = held as f64
+                        + 2.0 * (guess * entry_bytes) as f64
+                        + run.buffers as f64 * growth.max(1.0);
+                    need <= 0.8 * opts.max_memory as f64
+                }
+                _ => false,
+            };
+            let (next, acc, reduced, carried) = if in_memory {
+                let Current::Memory(mut m) = current else {
+                    unreachable!("checked above")
+                };
+                let (next, acc, reduced) =
+                    self.memory_layer(codec, &mut m, jumps, &mut pool, run, opts)?;
+                let carried = next.iter().map(|t| t.high.len() as u64).sum();
+                (Current::Memory(next), acc, reduced, carried)
+            } else {
+                let files = match current {
+                    Current::Disk(files) => files,
+                    Current::Memory(m) => self.spill(m, jumps, narrow, run, opts)?,
+                };
+                pool.iter_mut().flatten().for_each(|o| *o = Out::default());
+                let (next, acc, reduced, carried) =
+                    self.disk_layer::<L, C>(codec, &files, run, opts)?;
+                (Current::Disk(next), acc, reduced, carried)
+            };
+            run.previous = entries as usize;
+            self.record(run, &acc, reduced, jumps)?;
+            current = next;
+            jumps += 1;
+            let next_entries = current.entries();
+            let still_narrow = narrow && carried * 64 <= next_entries;
+            let disk = if let Current::Disk(files) = &current {
+                run.work.checkpoint(files, &run.progress(still_narrow))?;
+                files.bytes()
+            } else {
+                0
+            };
+            let secs = layer_clock.elapsed().as_secs_f64().max(1e-9);
+            let memory = crate::memory::human(crate::memory::peak_rss().unwrap_or(0));
+            run.bar.set_message(format!(
+                "layer {jumps}: {} entries, memory {memory}, disk {}, {:.1} M entries/s",
+                thousands::Separable::separate_with_commas(&next_entries),
+                crate::memory::human(disk),
+                entries as f64 / secs / 1e6
+            ));
+            run.bar.inc(1);
+            if trace() {
+                eprintln!(
+                    "layer {jumps}: {next_entries} entries ({carried} carry), {} lanes of {} bits, \
+                     {}, peak RSS {} MiB, disk {} MiB, {:.1} M entries/s, at {:.2} s",
+                    N,
+                    L::BITS,
+                    if in_memory { "in memory" } else { "on disk" },
+                    crate::memory::peak_rss().unwrap_or(0) >> 20,
+                    disk >> 20,
+                    entries as f64 / secs / 1e6,
+                    run.started.elapsed().as_secs_f64()
+                );
+            }
+            if narrow && !still_narrow {
+                return Ok((current, jumps));
+            }
+        }
+    }
+
+    /// Records the statistics of layer `jumps`, swept.
+    fn record(
+        &self,
+        run: &mut Run,
+        acc: &LayerAcc<N>,
+        reduced: [u64; N],
+        jumps: usize,
+    ) -> Result<()> {
+        for &(k, hole, wins) in &acc.finish {
+            run.finish[k][hole] = add(run.finish[k][hole], wins)?;
+        }
+        for (k, layers) in run.layers.iter_mut().enumerate() {
+            if acc.positions[k] > 0 {
+                layers.push(Layer {
+                    jumps,
+                    positions: acc.positions[k],
+                    positions_reduced: reduced[k],
+                    games_ended: acc.games_ended[k],
+                    dead_ends: acc.dead_ends[k],
+                });
+            }
+        }
+        run.positions += acc.positions.iter().sum::<u64>();
+        Ok(())
+    }
+
+    /// Sweeps layer `jumps`, held in memory, into the next one (in memory): its shards are
+    /// expanded a batch at a time, each shard freed once expanded. Returns the next layer,
+    /// the statistics and the positions up to symmetry.
+    #[allow(clippy::type_complexity)]
+    fn memory_layer<L: Lane, C: Codec<K>>(
+        &self,
+        codec: &C,
+        current: &mut [Frozen<C::S, L, N>],
+        jumps: usize,
+        pool: &mut [Vec<Out<C::S, L, N>>],
+        run: &mut Run,
+        opts: &CountOptions,
+    ) -> Result<(Vec<Frozen<C::S, L, N>>, LayerAcc<N>, [u64; N])> {
+        let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
+        let batch = pool.len();
+        let entries: usize = current.iter().map(|t| t.len()).sum();
+        // Canonical forms under K are gathered only where it is larger than H.
+        let reduce = self.moves.outer_order() > self.moves.subgroup_order();
+        let mut next = Self::new_tables::<C::S, L>();
+        // Reserve the next layer's size guessed from the last growth (the layer before
+        // carried over from narrow lanes), so that tables seldom grow (DESIGN.md,
+        // "Reserved tables").
+        if run.previous > 0 {
+            let each = guess_next(entries as u64, run.previous) as usize / SHARDS;
+            if each >= 1024 {
+                next.par_iter_mut().for_each(|t| t.low.reserve(each));
+            }
+        }
+        let mut acc = LayerAcc::default();
+        // One canonical form per entry, each unit writing its own stretch: no vector per
+        // unit and no copy (DESIGN.md, "Writing children, and page faults").
+        let mut reduced = vec![K::zero(); if reduce { entries } else { 0 }];
+        let reduced_bytes = std::mem::size_of_val(&reduced[..]) as u64;
+        let mut rest = &mut reduced[..];
+        for first in (0..SHARDS).step_by(batch) {
+            if opts
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                return Err(Error::Interrupted);
+            }
+            let units = &mut current[first..(first + batch).min(SHARDS)];
+            let pool = &mut pool[..units.len()];
+            let mut stretches = Vec::with_capacity(units.len());
+            for unit in units.iter() {
+                let (mine, later) = rest.split_at_mut(if reduce { unit.len() } else { 0 });
+                stretches.push(mine);
+                rest = later;
+            }
+            let accs: Vec<LayerAcc<N>> = units
+                .par_iter_mut()
+                .enumerate()
+                .zip(pool.par_iter_mut())
+                .zip(stretches)
+                .map(|(((i, unit), out), stretch)| {
+                    out.iter_mut().for_each(|o| {
+                        o.low.clear();
+                        o.high.clear();
+                    });
+                    let mut acc = LayerAcc::default();
+                    let mut jumps = vec![0u32; self.board.jumps().len()];
+                    for (n, (key, m)) in unit.drain().enumerate() {
+                        let pos = codec.join(first + i, key);
+                        let canon =
+                            self.expand(codec, pos, m, out, &mut jumps, &mut acc, &(0..SHARDS))?;
+                        if reduce {
+                            stretch[n] = canon;
+                        }
+                    }
+                    Ok(acc)
+                })
+                .collect::<Result<_>>()?;
+            absorb(&mut next, 0, pool)?;
+            let buffers = buffer_bytes(pool, entry_bytes);
+            run.buffers = buffers;
+            for unit_acc in accs {
+                acc.absorb(unit_acc)?;
+            }
+            let held: u64 = current.iter().map(|t| t.bytes()).sum::<u64>()
+                + next.iter().map(|t| t.bytes()).sum::<u64>()
+                + reduced_bytes;
+            if held + buffers > opts.max_memory {
+                return Err(Error::Memory(format!(
+                    "{} from {}: the tables after {} jumps need more than {} (the limit); \
+                     layer {} has {} positions up to symmetry so far. Raise --max-memory if \
+                     the machine has the memory",
+                    self.board.name(),
+                    self.start_names(),
+                    jumps + 1,
+                    crate::memory::human(opts.max_memory),
+                    jumps + 1,
+                    next.iter().map(|t| t.len()).sum::<usize>()
+                )));
+            }
+        }
+        let reduced = self.reduced_counts(&acc, &mut reduced);
+        let next = next.into_par_iter().map(Frozen::new).collect();
+        Ok((next, acc, reduced))
+    }
+
+    /// Writes layer `layer`, held in memory, to the work directory (freeing it shard by
+    /// shard) and records it as the checkpoint.
+    fn spill<S: Key, L: Lane>(
+        &self,
+        current: Vec<Frozen<S, L, N>>,
+        layer: usize,
+        narrow: bool,
+        run: &mut Run,
+        opts: &CountOptions,
+    ) -> Result<LayerFiles> {
+        run.work_dir()?;
+        let entries: u64 = current.iter().map(|t| t.len() as u64).sum();
+        self.check_disk(
+            run,
+            opts,
+            0,
+            entries * (size_of::<S>() + 4 * N) as u64,
+            layer,
+        )?;
+        let dir = run.work.fresh_layer_dir(layer)?;
+        let id = run.work.id();
+        let shards = current
+            .into_par_iter()
+            .enumerate()
+            .map(|(s, mut t)| write_shard(&dir, id, layer, s, t.drain()))
+            .collect::<Result<Vec<_>>>()?;
+        let files = LayerFiles { layer, dir, shards };
+        run.work.checkpoint(&files, &run.progress(narrow))?;
+        Ok(files)
+    }
+
+    /// Refuses to go on when the next layer (about `need` bytes) would not fit the disk's
+    /// free space or `--max-disk` with the current one (`have` bytes).
+    fn check_disk(
+        &self,
+        run: &Run,
+        opts: &CountOptions,
+        have: u64,
+        need: u64,
+        layer: usize,
+    ) -> Result<()> {
+        let dir = run.work.dir();
+        if let Some(max) = opts.max_disk
+            && have + need > max
+        {
+            return Err(Error::Disk(format!(
+                "{} from {}: layer {layer} needs about {} bytes on disk with the {} of the layer \
+                 before, more than --max-disk {} ({} bytes); its work is kept in {}",
+                self.board.name(),
+                self.start_names(),
+                need,
+                have,
+                crate::memory::human(max),
+                max,
+                dir.display()
+            )));
+        }
+        if let Some(free) = disk::free_bytes(dir)
+            && need > free
+        {
+            return Err(Error::Disk(format!(
+                "{} from {}: layer {layer} needs about {need} bytes on disk and {} has {free} \
+                 bytes free; free some space or give another --work-dir",
+                self.board.name(),
+                self.start_names(),
+                dir.display()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Sweeps layer `cur.layer`, on disk, into the next one, on disk: the next layer's
+    /// shards are built in passes, as many at a time as `opts.max_memory` holds, each pass
+    /// reading the current layer's files once (DESIGN.md, "Layers on disk"). A pass whose
+    /// tables outgrow the budget is split in two and run again. Returns the next layer's
+    /// files, the statistics, the positions up to symmetry and the entries that carry.
+    #[allow(clippy::type_complexity)]
+    fn disk_layer<L: Lane, C: Codec<K>>(
+        &self,
+        codec: &C,
+        cur: &LayerFiles,
+        run: &mut Run,
+        opts: &CountOptions,
+    ) -> Result<(LayerFiles, LayerAcc<N>, [u64; N], u64)> {
+        let entries = cur.entries();
+        let guess = guess_next(entries, run.previous);
+        let per_entry = cur.bytes() as f64 / entries.max(1) as f64;
+        let reduce = self.moves.outer_order() > self.moves.subgroup_order();
+        let reduce_bytes = if reduce {
+            entries * size_of::<K>() as u64
+        } else {
+            0
+        };
+        self.check_disk(
+            run,
+            opts,
+            cur.bytes(),
+            (guess as f64 * per_entry * 1.25) as u64 + reduce_bytes,
+            cur.layer + 1,
+        )?;
+        let dir = run.work.fresh_layer_dir(cur.layer + 1)?;
+        // Passes: the next layer's guessed tables (twice their entries, for the load factor
+        // and growth) split into as many parts as the budget needs, the children buffers
+        // and reading chunks taking an eighth of it.
+        let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
+        let tables = 2 * guess * entry_bytes;
+        let room = (opts.max_memory - opts.max_memory / 8).max(1);
+        let per_pass =
+            ((room as u128 * SHARDS as u128 / tables.max(1) as u128) as usize).clamp(1, SHARDS);
+        let mut queue: Vec<Range<usize>> = (0..SHARDS)
+            .step_by(per_pass)
+            .map(|a| a..(a + per_pass).min(SHARDS))
+            .rev()
+            .collect();
+        let mut shards = vec![Written::default(); SHARDS];
+        let mut stats = None;
+        let mut carried = 0;
+        while let Some(range) = queue.pop() {
+            match self.disk_pass::<L, C>(
+                codec,
+                cur,
+                &dir,
+                range.clone(),
+                stats.is_none(),
+                guess,
+                run,
+                opts,
+            )? {
+                Some((written, carry, pass_stats)) => {
+                    shards[range].copy_from_slice(&written);
+                    carried += carry;
+                    if pass_stats.is_some() {
+                        stats = pass_stats;
+                    }
+                    let used = cur.bytes() + shards.iter().map(|w| w.bytes).sum::<u64>();
+                    if let Some(max) = opts.max_disk
+                        && used > max
+                    {
+                        return Err(Error::Disk(format!(
+                            "{} from {}: layer {} takes more than --max-disk {} ({max} bytes) \
+                             with the layer before; its work is kept in {}",
+                            self.board.name(),
+                            self.start_names(),
+                            cur.layer + 1,
+                            crate::memory::human(max),
+                            run.work.dir().display()
+                        )));
+                    }
+                }
+                None if range.len() > 1 => {
+                    let mid = range.start + range.len() / 2;
+                    queue.push(mid..range.end);
+                    queue.push(range.start..mid);
+                }
+                None => {
+                    return Err(Error::Memory(format!(
+                        "{} from {}: one shard of the tables after {} jumps needs more than {} \
+                         (the limit); raise --max-memory",
+                        self.board.name(),
+                        self.start_names(),
+                        cur.layer + 1,
+                        crate::memory::human(opts.max_memory)
+                    )));
                 }
             }
-            run.previous = entries;
-            let mut acc = LayerAcc::default();
-            // One canonical form per entry, each unit writing its own stretch: no vector per
-            // unit and no copy (DESIGN.md, "Writing children, and page faults").
-            let mut reduced = vec![K::zero(); if reduce { entries } else { 0 }];
-            let reduced_bytes = std::mem::size_of_val(&reduced[..]) as u64;
-            let mut rest = &mut reduced[..];
-            for first in (0..SHARDS).step_by(batch) {
+        }
+        let (acc, reduced) = stats.expect("the first pass to finish gathers the statistics");
+        let next = LayerFiles {
+            layer: cur.layer + 1,
+            dir,
+            shards,
+        };
+        Ok((next, acc, reduced, carried))
+    }
+
+    /// One pass of [`Sweep::disk_layer`]: reads every shard file of `cur`, a batch at a
+    /// time in chunks, expands each entry, keeps the children of the next layer's shards in
+    /// `range`, and writes those shards' files into `dir`. Gathers the layer's statistics
+    /// when `stats`. `None` when the tables outgrow the budget.
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
+    fn disk_pass<L: Lane, C: Codec<K>>(
+        &self,
+        codec: &C,
+        cur: &LayerFiles,
+        dir: &std::path::Path,
+        range: Range<usize>,
+        stats: bool,
+        guess: u64,
+        run: &Run,
+        opts: &CountOptions,
+    ) -> Result<Option<(Vec<Written>, u64, Option<(LayerAcc<N>, [u64; N])>)>> {
+        let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
+        let key_bytes = size_of::<C::S>();
+        let batch = (2 * rayon::current_num_threads()).clamp(4, SHARDS);
+        // Entries read per unit per round: the children of a round, about 8 an entry in
+        // the pass's share of shards, within an eighth of the budget.
+        let child_bytes = 8 * entry_bytes * range.len() as u64 / SHARDS as u64;
+        let chunk = (opts.max_memory / 8 / (batch as u64 * child_bytes.max(1)))
+            .clamp(1 << 10, 1 << 20) as usize;
+        let reduce = stats && self.moves.outer_order() > self.moves.subgroup_order();
+        let mut tables: Vec<Shard<C::S, L, N>> = range.clone().map(|_| Shard::default()).collect();
+        let each = guess as usize / SHARDS;
+        if each >= 1024 {
+            tables.par_iter_mut().for_each(|t| t.low.reserve(each));
+        }
+        let mut buckets = if reduce {
+            Some(Buckets::<K>::new(
+                run.work.dir(),
+                if N > 1 { N } else { 0 },
+            )?)
+        } else {
+            None
+        };
+        let mut acc = LayerAcc::default();
+        let mut pool: Vec<Vec<Out<C::S, L, N>>> =
+            (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();
+        let id = run.work.id();
+        for first in (0..SHARDS).step_by(batch) {
+            let mut readers = (first..(first + batch).min(SHARDS))
+                .map(|s| Ok((s, ShardReader::open(&cur.path(s), id, cur.layer, s)?)))
+                .collect::<Result<Vec<_>>>()?;
+            loop {
                 if opts
                     .cancel
                     .as_ref()
@@ -830,122 +1466,77 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 {
                     return Err(Error::Interrupted);
                 }
-                let units = &mut current[first..(first + batch).min(SHARDS)];
-                let pool = &mut pool[..units.len()];
-                let mut stretches = Vec::with_capacity(units.len());
-                for unit in units.iter() {
-                    let (mine, later) = rest.split_at_mut(if reduce { unit.len() } else { 0 });
-                    stretches.push(mine);
-                    rest = later;
-                }
-                let accs: Vec<LayerAcc<N>> = units
+                let rounds: Vec<(usize, LayerAcc<N>, Vec<K>)> = readers
                     .par_iter_mut()
-                    .enumerate()
                     .zip(pool.par_iter_mut())
-                    .zip(stretches)
-                    .map(|(((i, unit), out), stretch)| {
+                    .map(|((s, reader), out)| {
                         out.iter_mut().for_each(|o| {
                             o.low.clear();
                             o.high.clear();
                         });
                         let mut acc = LayerAcc::default();
+                        let mut canon = Vec::new();
                         let mut jumps = vec![0u32; self.board.jumps().len()];
-                        for (n, (key, m)) in unit.drain().enumerate() {
-                            let pos = codec.join(first + i, key);
-                            let canon = self.expand(codec, pos, m, out, &mut jumps, &mut acc)?;
+                        let mut counts = [0u128; N];
+                        let mut n = 0;
+                        while n < chunk {
+                            let Some(key) = reader.next_into(key_bytes, &mut counts)? else {
+                                break;
+                            };
+                            let pos = codec.join(*s, C::S::narrow(key));
+                            let c =
+                                self.expand(codec, pos, counts, out, &mut jumps, &mut acc, &range)?;
                             if reduce {
-                                stretch[n] = canon;
+                                canon.push(c);
                             }
+                            n += 1;
                         }
-                        Ok(acc)
+                        Ok((n, acc, canon))
                     })
                     .collect::<Result<_>>()?;
-                next.par_iter_mut()
-                    .enumerate()
-                    .try_for_each(|(i, table)| -> Result<()> {
-                        for out in pool.iter() {
-                            table.add_all(&out[i].low)?;
-                            for (key, hi) in &out[i].high {
-                                table.add_high(*key, hi)?;
-                            }
-                        }
-                        Ok(())
-                    })?;
-                let buffers: u64 = pool
-                    .iter()
-                    .flatten()
-                    .map(|b| {
-                        b.low.capacity() as u64 * entry_bytes
-                            + (b.high.capacity() * std::mem::size_of::<(C::S, [u128; N])>()) as u64
-                    })
-                    .sum();
-                for unit_acc in accs {
-                    acc.absorb(unit_acc)?;
+                if rounds.iter().all(|r| r.0 == 0) {
+                    break;
                 }
-                let held: u64 = current.iter().map(|t| t.bytes()).sum::<u64>()
-                    + next.iter().map(|t| t.bytes()).sum::<u64>()
-                    + reduced_bytes;
-                if held + buffers > opts.max_memory {
-                    return Err(Error::Memory(format!(
-                        "{} from {}: the tables after {} jumps need more than {} (the limit); \
-                         layer {} has {} positions up to symmetry so far. Raise --max-memory if \
-                         the machine has the memory",
-                        self.board.name(),
-                        self.start_names(),
-                        jumps + 1,
-                        crate::memory::human(opts.max_memory),
-                        jumps + 1,
-                        next.iter().map(|t| t.len()).sum::<usize>()
-                    )));
+                absorb(&mut tables, range.start, &pool[..readers.len()])?;
+                for (_, a, canon) in rounds {
+                    if stats {
+                        acc.absorb(a)?;
+                    }
+                    if let Some(b) = buckets.as_mut() {
+                        b.push(&canon)?;
+                    }
                 }
-            }
-            let reduced = self.reduced_counts(&acc, &mut reduced);
-            for &(k, hole, wins) in &acc.finish {
-                run.finish[k][hole] = add(run.finish[k][hole], wins)?;
-            }
-            for (k, layers) in run.layers.iter_mut().enumerate() {
-                if acc.positions[k] > 0 {
-                    layers.push(Layer {
-                        jumps,
-                        positions: acc.positions[k],
-                        positions_reduced: reduced[k],
-                        games_ended: acc.games_ended[k],
-                        dead_ends: acc.dead_ends[k],
-                    });
-                }
-            }
-            run.positions += acc.positions.iter().sum::<u64>();
-            let secs = run.started.elapsed().as_secs_f64().max(1e-9);
-            run.bar.set_message(format!(
-                "{} positions, {:.1} M/s",
-                thousands::Separable::separate_with_commas(&run.positions),
-                run.positions as f64 / secs / 1e6
-            ));
-            run.bar.inc(1);
-            let held: u64 = next.iter().map(|t| t.bytes()).sum();
-            current = next.into_par_iter().map(Frozen::new).collect();
-            jumps += 1;
-            if trace() {
-                eprintln!(
-                    "layer {jumps}: {} entries ({} carry), {} lanes of {} bits, tables {} MiB, \
-                     peak RSS {} MiB, at {:.2} s",
-                    current.iter().map(|t| t.len()).sum::<usize>(),
-                    current.iter().map(|t| t.high.len()).sum::<usize>(),
-                    N,
-                    L::BITS,
-                    held >> 20,
-                    crate::memory::peak_rss().unwrap_or(0) >> 20,
-                    run.started.elapsed().as_secs_f64()
-                );
-            }
-            if narrow {
-                let carried: usize = current.iter().map(|t| t.high.len()).sum();
-                let entries: usize = current.iter().map(|t| t.len()).sum();
-                if carried * 64 > entries {
-                    return Ok((current, jumps));
+                let held = tables.iter().map(|t| t.bytes()).sum::<u64>()
+                    + buffer_bytes(&pool, entry_bytes);
+                if held > opts.max_memory {
+                    return Ok(None);
                 }
             }
         }
+        let carried = tables.iter().map(|t| t.high.len() as u64).sum();
+        let written = tables
+            .into_par_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                write_shard(
+                    dir,
+                    id,
+                    cur.layer + 1,
+                    range.start + i,
+                    Frozen::new(t).drain(),
+                )
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let stats = if stats {
+            let reduced = match buckets {
+                Some(b) => b.distinct(Self::distinct)?,
+                None => acc.reached,
+            };
+            Some((acc, reduced))
+        } else {
+            None
+        };
+        Ok(Some((written, carried, stats)))
     }
 
     /// The starts, for messages.
@@ -955,6 +1546,122 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             .map(|&s| self.board.start_name(s.to_u128()))
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+/// Adds the children in `pool` to `tables`, the shards from `offset` on: one task per shard.
+fn absorb<S: Key, L: Lane, const N: usize>(
+    tables: &mut [Shard<S, L, N>],
+    offset: usize,
+    pool: &[Vec<Out<S, L, N>>],
+) -> Result<()> {
+    tables
+        .par_iter_mut()
+        .enumerate()
+        .try_for_each(|(i, table)| -> Result<()> {
+            for out in pool {
+                let out = &out[offset + i];
+                table.add_all(&out.low)?;
+                for (key, hi) in &out.high {
+                    table.add_high(*key, hi)?;
+                }
+            }
+            Ok(())
+        })
+}
+
+/// Bytes held by the children buffers.
+fn buffer_bytes<S, L, const N: usize>(pool: &[Vec<Out<S, L, N>>], entry_bytes: u64) -> u64 {
+    pool.iter()
+        .flatten()
+        .map(|b| {
+            b.low.capacity() as u64 * entry_bytes
+                + (b.high.capacity() * size_of::<(S, [u128; N])>()) as u64
+        })
+        .sum()
+}
+
+/// Writes one shard file of a layer from its entries.
+fn write_shard<S: Key, const N: usize>(
+    dir: &Path,
+    id: &Identity,
+    layer: usize,
+    shard: usize,
+    entries: impl Iterator<Item = (S, [u128; N])>,
+) -> Result<Written> {
+    let mut w = ShardWriter::create(&dir.join(format!("shard-{shard:02}")), id, layer, shard)?;
+    for (key, counts) in entries {
+        w.push(key.wide(), size_of::<S>(), &counts)?;
+    }
+    w.finish()
+}
+
+/// The canonical forms under `K` of a layer on disk, in [`SHARDS`] bucket files by a hash
+/// of the form, so that each bucket's distinct forms are counted in memory on their own.
+struct Buckets<K> {
+    dir: PathBuf,
+    files: Vec<std::io::BufWriter<std::fs::File>>,
+    /// The mask of starts beside the form, in bits (0 with one start).
+    shift: usize,
+    _key: std::marker::PhantomData<K>,
+}
+
+impl<K: Bits> Buckets<K> {
+    fn new(work: &Path, shift: usize) -> Result<Self> {
+        let dir = work.join("reduce");
+        let fail = |e: std::io::Error| Error::Disk(format!("cannot write {}: {e}", dir.display()));
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(fail)?;
+        }
+        std::fs::create_dir_all(&dir).map_err(fail)?;
+        let files = (0..SHARDS)
+            .map(|b| {
+                std::fs::File::create(dir.join(format!("bucket-{b:02}")))
+                    .map(|f| std::io::BufWriter::with_capacity(1 << 16, f))
+                    .map_err(fail)
+            })
+            .collect::<Result<_>>()?;
+        Ok(Buckets {
+            dir,
+            files,
+            shift,
+            _key: std::marker::PhantomData,
+        })
+    }
+
+    fn push(&mut self, forms: &[K]) -> Result<()> {
+        use std::io::Write;
+        for &f in forms {
+            let b = (f >> self.shift).shard(SHARDS);
+            self.files[b]
+                .write_all(&Bits::to_u128(f).to_le_bytes()[..size_of::<K>()])
+                .map_err(|e| Error::Disk(format!("cannot write {}: {e}", self.dir.display())))?;
+        }
+        Ok(())
+    }
+
+    /// The sum over the buckets of `distinct` of each bucket's forms; removes the buckets.
+    fn distinct<const N: usize>(self, distinct: impl Fn(&mut [K]) -> [u64; N]) -> Result<[u64; N]> {
+        let fail =
+            |e: std::io::Error| Error::Disk(format!("cannot read {}: {e}", self.dir.display()));
+        let mut total = [0u64; N];
+        for (b, file) in self.files.into_iter().enumerate() {
+            file.into_inner().map_err(|e| fail(e.into_error()))?;
+            let bytes = std::fs::read(self.dir.join(format!("bucket-{b:02}"))).map_err(fail)?;
+            let mut forms: Vec<K> = bytes
+                .chunks_exact(size_of::<K>())
+                .map(|c| {
+                    let mut x = [0u8; 16];
+                    x[..c.len()].copy_from_slice(c);
+                    K::from_u128(u128::from_le_bytes(x))
+                })
+                .collect();
+            for (t, d) in total.iter_mut().zip(distinct(&mut forms)) {
+                *t += d;
+            }
+        }
+        std::fs::remove_dir_all(&self.dir).map_err(fail)?;
+        Ok(total)
     }
 }
 

@@ -607,6 +607,12 @@ pub struct BatchOptions {
     pub format: Format,
     /// The command line, recorded in runs.csv.
     pub command: String,
+    /// Where sweeps keep their layers on disk ([`CountOptions::work_dir`]).
+    pub work_dir: Option<std::path::PathBuf>,
+    /// Keep each sweep's folder in the work directory.
+    pub keep_work: bool,
+    /// The most disk the layer files may take.
+    pub max_disk: Option<u64>,
 }
 
 /// What a batch did.
@@ -697,6 +703,9 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                 max_memory: opts.max_memory,
                 progress: opts.progress,
                 cancel: Some(cancel.clone()),
+                work_dir: opts.work_dir.clone(),
+                keep_work: opts.keep_work,
+                max_disk: opts.max_disk,
             };
             memory::reset_peak_rss();
             let clock = Instant::now();

@@ -186,11 +186,22 @@ fn unwritable_output_dir_is_refused_before_counting() {
     assert!(stderr.contains("not writable"), "{stderr}");
 }
 
+/// A budget too small for even one shard of a layer on disk is refused with one line.
 #[test]
 fn memory_limit_refuses_clearly() {
     let dir = tempfile::tempdir().unwrap();
+    let cwd = tempfile::tempdir().unwrap();
     let out = pegsol()
-        .args(["count", "--board", "tri:6", "--max-memory", "64K", "--csv"])
+        .current_dir(cwd.path())
+        .args([
+            "count",
+            "-q",
+            "--board",
+            "tri:6",
+            "--max-memory",
+            "4K",
+            "--csv",
+        ])
         .arg(dir.path())
         .output()
         .unwrap();

@@ -2,6 +2,7 @@
 
 mod cli;
 mod common;
+mod disk;
 mod line;
 mod published;
 mod reference;

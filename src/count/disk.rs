@@ -1,0 +1,688 @@
+//! Layers on disk: the files a sweep keeps its layers in once they outgrow memory, the
+//! checkpoint that lets a sweep resume, and the work directory that holds both.
+//!
+//! A sweep's work directory (`--work-dir DIR`, default `./pegsol-work`) holds one folder
+//! per sweep, named after the board and the starts. In it, `layer-JJJ/shard-SS` holds the
+//! entries of shard `SS` of the layer after `JJJ` jumps, and `checkpoint.json` names the
+//! last layer whose every shard is written, with the statistics of the layers before it.
+//! Each shard file starts with a [`HEADER`]-byte header (JSON, padded with spaces): the
+//! format, the sweep's identity (board, starts, lanes, key encoding), the layer, the shard,
+//! the number of entries, the payload's length and its CRC-32. Then come the entries: the
+//! stored key in little-endian bytes, then one LEB128 varint per start. A file whose header
+//! does not match the sweep, whose length is wrong or whose checksum fails is refused with
+//! one line ([`Error::Disk`]); it is never read as data.
+//!
+//! ```
+//! use pegsol::count::disk::{Identity, ShardWriter, ShardReader};
+//! let dir = tempfile::tempdir()?;
+//! let id = Identity::new("tri:5 (test)", &[1, 2], "u32 keys");
+//! let path = dir.path().join("shard-00");
+//! let mut w = ShardWriter::create(&path, &id, 3, 0)?;
+//! w.push(7, 4, &[5, 1 << 100])?;
+//! w.push(9, 4, &[0, 1])?;
+//! assert_eq!(w.finish()?.entries, 2);
+//! let mut r = ShardReader::open(&path, &id, 3, 0)?;
+//! let mut all = Vec::new();
+//! while let Some(entry) = r.next(4, 2)? {
+//!     all.push(entry);
+//! }
+//! assert_eq!(all, [(7, vec![5, 1 << 100]), (9, vec![0, 1])]);
+//! # Ok::<(), pegsol::error::Error>(())
+//! ```
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::fs::{self, File};
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Bytes of a shard file's header.
+pub const HEADER: usize = 512;
+
+/// The format named in every header and checkpoint.
+const FORMAT: &str = "pegsol-layer 1";
+
+/// What makes two sweeps the same, for their files: the board (name and a fingerprint of
+/// its jumps), the starts, and how keys and counts are stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// The board, with a fingerprint of its holes and jumps.
+    pub board: String,
+    /// The starts, as decimal bitboards.
+    pub starts: Vec<String>,
+    /// The key encoding and number of lanes.
+    pub encoding: String,
+}
+
+impl Identity {
+    /// The identity of a sweep of `board` (its description) from `starts`, with keys and
+    /// counts stored as `encoding` says.
+    pub fn new(board: &str, starts: &[u128], encoding: &str) -> Identity {
+        Identity {
+            board: board.to_string(),
+            starts: starts.iter().map(u128::to_string).collect(),
+            encoding: encoding.to_string(),
+        }
+    }
+}
+
+/// A shard file's header.
+#[derive(Debug, Serialize, Deserialize)]
+struct Header {
+    format: String,
+    #[serde(flatten)]
+    id: Identity,
+    layer: usize,
+    shard: usize,
+    entries: u64,
+    bytes: u64,
+    crc32: u32,
+}
+
+fn io_error(path: &Path, what: &str, e: std::io::Error) -> Error {
+    Error::Disk(format!("cannot {what} {}: {e}", path.display()))
+}
+
+/// A writer that checksums what it passes on.
+struct Crc<W> {
+    inner: W,
+    crc: crc32fast::Hasher,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Crc<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.crc.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// What a finished shard file holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Entries in the file.
+    pub entries: u64,
+    /// Bytes of the file, header included.
+    pub bytes: u64,
+}
+
+/// Writes one shard file: to `NAME.tmp`, renamed to `NAME` once complete and synced.
+pub struct ShardWriter {
+    out: BufWriter<Crc<File>>,
+    tmp: PathBuf,
+    path: PathBuf,
+    header: Header,
+    scratch: Vec<u8>,
+}
+
+impl ShardWriter {
+    /// Starts the file of shard `shard` of layer `layer` at `path`.
+    pub fn create(path: &Path, id: &Identity, layer: usize, shard: usize) -> Result<ShardWriter> {
+        let tmp = path.with_extension("tmp");
+        let mut file = File::create(&tmp).map_err(|e| io_error(&tmp, "create", e))?;
+        file.write_all(&[b' '; HEADER])
+            .map_err(|e| io_error(&tmp, "write", e))?;
+        Ok(ShardWriter {
+            out: BufWriter::with_capacity(
+                1 << 20,
+                Crc {
+                    inner: file,
+                    crc: crc32fast::Hasher::new(),
+                    bytes: 0,
+                },
+            ),
+            tmp,
+            path: path.to_path_buf(),
+            header: Header {
+                format: FORMAT.into(),
+                id: id.clone(),
+                layer,
+                shard,
+                entries: 0,
+                bytes: 0,
+                crc32: 0,
+            },
+            scratch: Vec::with_capacity(64),
+        })
+    }
+
+    /// Appends one entry: the stored key's low `key_bytes` bytes and one count per start.
+    #[inline]
+    pub fn push(&mut self, key: u128, key_bytes: usize, counts: &[u128]) -> Result<()> {
+        self.scratch.clear();
+        self.scratch
+            .extend_from_slice(&key.to_le_bytes()[..key_bytes]);
+        let mut buf = unsigned_varint::encode::u128_buffer();
+        for &c in counts {
+            self.scratch
+                .extend_from_slice(unsigned_varint::encode::u128(c, &mut buf));
+        }
+        self.header.entries += 1;
+        self.out
+            .write_all(&self.scratch)
+            .map_err(|e| io_error(&self.tmp, "write", e))
+    }
+
+    /// Bytes written so far, header included.
+    pub fn bytes(&self) -> u64 {
+        HEADER as u64 + self.out.get_ref().bytes + self.out.buffer().len() as u64
+    }
+
+    /// Writes the header, syncs the file and gives it its name.
+    pub fn finish(mut self) -> Result<Written> {
+        self.out
+            .flush()
+            .map_err(|e| io_error(&self.tmp, "write", e))?;
+        let crc = self.out.into_inner().map_err(|e| {
+            let tmp = self.tmp.clone();
+            io_error(&tmp, "write", e.into_error())
+        })?;
+        self.header.bytes = crc.bytes;
+        self.header.crc32 = crc.crc.finalize();
+        let mut file = crc.inner;
+        let mut text = serde_json::to_vec(&self.header).expect("a header serializes");
+        if text.len() >= HEADER {
+            return Err(Error::Disk(format!(
+                "the header of {} needs {} bytes, more than {HEADER}",
+                self.path.display(),
+                text.len()
+            )));
+        }
+        text.resize(HEADER - 1, b' ');
+        text.push(b'\n');
+        use std::io::{Seek, SeekFrom};
+        file.seek(SeekFrom::Start(0))
+            .and_then(|_| file.write_all(&text))
+            .map_err(|e| io_error(&self.tmp, "write", e))?;
+        // Synced with the whole layer, once, before its checkpoint ([`Work::checkpoint`]).
+        drop(file);
+        fs::rename(&self.tmp, &self.path).map_err(|e| io_error(&self.path, "rename into", e))?;
+        Ok(Written {
+            entries: self.header.entries,
+            bytes: HEADER as u64 + self.header.bytes,
+        })
+    }
+}
+
+/// Reads one shard file back, entry by entry, checking its header first and its checksum
+/// at the end.
+pub struct ShardReader {
+    file: File,
+    path: PathBuf,
+    header: Header,
+    crc: crc32fast::Hasher,
+    buf: Vec<u8>,
+    at: usize,
+    read: u64,
+    left: u64,
+}
+
+impl ShardReader {
+    /// Opens the file of shard `shard` of layer `layer` of the sweep `id`, refusing it if
+    /// its header says otherwise or its length does not match.
+    pub fn open(path: &Path, id: &Identity, layer: usize, shard: usize) -> Result<ShardReader> {
+        let mut file = File::open(path).map_err(|e| io_error(path, "open", e))?;
+        let corrupt = |why: &str| {
+            Error::Disk(format!(
+                "{} is not a usable layer file ({why}); remove the work directory to start over",
+                path.display()
+            ))
+        };
+        let mut head = vec![0u8; HEADER];
+        file.read_exact(&mut head)
+            .map_err(|_| corrupt("truncated header"))?;
+        let header: Header =
+            serde_json::from_slice(head.trim_ascii_end()).map_err(|_| corrupt("bad header"))?;
+        if header.format != FORMAT {
+            return Err(corrupt(&format!("format {:?}", header.format)));
+        }
+        if header.id != *id {
+            return Err(corrupt(&format!(
+                "it belongs to another sweep: {}",
+                header.id.board
+            )));
+        }
+        if (header.layer, header.shard) != (layer, shard) {
+            return Err(corrupt(&format!(
+                "it holds layer {} shard {}, not layer {layer} shard {shard}",
+                header.layer, header.shard
+            )));
+        }
+        let len = file
+            .metadata()
+            .map_err(|e| io_error(path, "read", e))?
+            .len();
+        if len != HEADER as u64 + header.bytes {
+            return Err(corrupt(&format!(
+                "{len} bytes where its header says {}: truncated or overwritten",
+                HEADER as u64 + header.bytes
+            )));
+        }
+        Ok(ShardReader {
+            file,
+            path: path.to_path_buf(),
+            left: header.entries,
+            header,
+            crc: crc32fast::Hasher::new(),
+            buf: Vec::new(),
+            at: 0,
+            read: 0,
+        })
+    }
+
+    /// Entries in the file.
+    pub fn entries(&self) -> u64 {
+        self.header.entries
+    }
+
+    fn corrupt(&self, why: &str) -> Error {
+        Error::Disk(format!(
+            "{} is not a usable layer file ({why}); remove the work directory to start over",
+            self.path.display()
+        ))
+    }
+
+    /// Makes at least `want` bytes available at `self.at` (fewer only at the end of the
+    /// file).
+    fn fill(&mut self, want: usize) -> Result<()> {
+        if self.buf.len() - self.at >= want {
+            return Ok(());
+        }
+        self.buf.drain(..self.at);
+        self.at = 0;
+        let have = self.buf.len();
+        self.buf.resize(have + (1 << 20).max(want), 0);
+        let mut filled = have;
+        while filled < self.buf.len() {
+            let n = self
+                .file
+                .read(&mut self.buf[filled..])
+                .map_err(|e| io_error(&self.path, "read", e))?;
+            if n == 0 {
+                break;
+            }
+            self.crc.update(&self.buf[filled..filled + n]);
+            filled += n;
+        }
+        self.read += (filled - have) as u64;
+        self.buf.truncate(filled);
+        Ok(())
+    }
+
+    /// The next entry: its key (`key_bytes` bytes) and `lanes` counts; `None` after the
+    /// last, once the checksum has been checked.
+    pub fn next(&mut self, key_bytes: usize, lanes: usize) -> Result<Option<(u128, Vec<u128>)>> {
+        let mut counts = vec![0u128; lanes];
+        Ok(self
+            .next_into(key_bytes, &mut counts)?
+            .map(|key| (key, counts)))
+    }
+
+    /// The next entry's key (`key_bytes` bytes), its counts written into `counts`; `None`
+    /// after the last, once the checksum has been checked.
+    #[inline]
+    pub fn next_into(&mut self, key_bytes: usize, counts: &mut [u128]) -> Result<Option<u128>> {
+        if self.left == 0 {
+            self.fill(1)?;
+            if self.at < self.buf.len() || self.read != self.header.bytes {
+                return Err(self.corrupt("more bytes than its entries"));
+            }
+            if self.crc.clone().finalize() != self.header.crc32 {
+                return Err(self.corrupt("checksum mismatch"));
+            }
+            return Ok(None);
+        }
+        self.fill(key_bytes + 19 * counts.len())?;
+        let rest = &self.buf[self.at..];
+        let Some(bytes) = rest.get(..key_bytes) else {
+            return Err(self.corrupt("it ends inside an entry"));
+        };
+        let mut key = [0u8; 16];
+        key[..key_bytes].copy_from_slice(bytes);
+        let mut rest = &rest[key_bytes..];
+        for c in counts.iter_mut() {
+            let (v, after) =
+                unsigned_varint::decode::u128(rest).map_err(|_| self.corrupt("bad count"))?;
+            *c = v;
+            rest = after;
+        }
+        self.at = self.buf.len() - rest.len();
+        self.left -= 1;
+        Ok(Some(u128::from_le_bytes(key)))
+    }
+
+    /// Reads the whole file and checks its checksum.
+    pub fn verify(mut self, key_bytes: usize, lanes: usize) -> Result<u64> {
+        let mut counts = vec![0u128; lanes];
+        let mut n = 0;
+        while self.next_into(key_bytes, &mut counts)?.is_some() {
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+/// One layer's statistics in a checkpoint: jumps, positions, positions up to symmetry,
+/// games ended (a decimal string), dead ends.
+pub type LayerRow = (usize, u64, u64, String, u64);
+
+/// A sweep's statistics so far, as a checkpoint keeps them (counts as decimal strings).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Per start, per layer: jumps, positions, positions up to symmetry, games ended (as
+    /// a decimal string), dead ends.
+    pub layers: Vec<Vec<LayerRow>>,
+    /// Per start, per hole: wins finishing there (decimal strings).
+    pub finish: Vec<Vec<String>>,
+    /// Positions counted so far.
+    pub positions: u64,
+    /// Entries of the layer before the checkpoint's.
+    pub previous: usize,
+    /// Whether counts are still kept in narrow lanes.
+    pub narrow: bool,
+}
+
+/// The checkpoint file of a sweep.
+#[derive(Debug, Serialize, Deserialize)]
+struct Checkpoint {
+    format: String,
+    #[serde(flatten)]
+    id: Identity,
+    /// The layer whose shard files are complete and not yet swept.
+    layer: usize,
+    /// Entries and bytes per shard file of that layer.
+    shards: Vec<(u64, u64)>,
+    progress: Progress,
+}
+
+/// One sweep's folder in the work directory.
+pub struct Work {
+    dir: PathBuf,
+    id: Identity,
+    /// The folder existed with a checkpoint, or this run made it.
+    made: bool,
+    keep: bool,
+}
+
+/// A finished layer on disk: its folder and what each shard file holds.
+#[derive(Clone, Debug)]
+pub struct LayerFiles {
+    /// The layer (jumps made).
+    pub layer: usize,
+    /// Its folder.
+    pub dir: PathBuf,
+    /// Per shard: entries and bytes.
+    pub shards: Vec<Written>,
+}
+
+impl LayerFiles {
+    /// Entries of the layer.
+    pub fn entries(&self) -> u64 {
+        self.shards.iter().map(|w| w.entries).sum()
+    }
+    /// Bytes of its files.
+    pub fn bytes(&self) -> u64 {
+        self.shards.iter().map(|w| w.bytes).sum()
+    }
+    /// The file of shard `s`.
+    pub fn path(&self, s: usize) -> PathBuf {
+        shard_path(&self.dir, s)
+    }
+}
+
+fn shard_path(dir: &Path, s: usize) -> PathBuf {
+    dir.join(format!("shard-{s:02}"))
+}
+
+/// A name for a folder from free text: letters, digits, `.`, `-` and `_` kept, the rest `_`.
+///
+/// ```
+/// assert_eq!(pegsol::count::disk::folder_name("tri:8 from a1+b2"), "tri_8_from_a1_b2");
+/// ```
+pub fn folder_name(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+impl Work {
+    /// The folder `name` of the sweep `id` under `root` (not created yet).
+    pub fn new(root: &Path, name: &str, id: Identity, keep: bool) -> Work {
+        Work {
+            dir: root.join(folder_name(name)),
+            id,
+            made: false,
+            keep,
+        }
+    }
+
+    /// The sweep's folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Creates the folder (and the work directory) if missing.
+    pub fn create(&mut self) -> Result<()> {
+        fs::create_dir_all(&self.dir).map_err(|e| io_error(&self.dir, "create", e))?;
+        self.made = true;
+        Ok(())
+    }
+
+    /// The folder of layer `layer`, emptied.
+    pub fn fresh_layer_dir(&self, layer: usize) -> Result<PathBuf> {
+        let dir = self.dir.join(format!("layer-{layer:03}"));
+        if dir.exists() {
+            fs::remove_dir_all(&dir).map_err(|e| io_error(&dir, "remove", e))?;
+        }
+        fs::create_dir_all(&dir).map_err(|e| io_error(&dir, "create", e))?;
+        Ok(dir)
+    }
+
+    /// The sweep's identity.
+    pub fn id(&self) -> &Identity {
+        &self.id
+    }
+
+    /// Records `files` as the layer to resume from, with the statistics so far, then
+    /// removes every other layer's folder.
+    pub fn checkpoint(&self, files: &LayerFiles, progress: &Progress) -> Result<()> {
+        sync_dir(&files.dir)?;
+        let ck = Checkpoint {
+            format: FORMAT.into(),
+            id: self.id.clone(),
+            layer: files.layer,
+            shards: files.shards.iter().map(|w| (w.entries, w.bytes)).collect(),
+            progress: progress.clone(),
+        };
+        let path = self.dir.join("checkpoint.json");
+        let tmp = self.dir.join("checkpoint.json.tmp");
+        let text = serde_json::to_vec_pretty(&ck).expect("a checkpoint serializes");
+        let mut f = File::create(&tmp).map_err(|e| io_error(&tmp, "create", e))?;
+        f.write_all(&text)
+            .and_then(|_| f.sync_all())
+            .map_err(|e| io_error(&tmp, "write", e))?;
+        fs::rename(&tmp, &path).map_err(|e| io_error(&path, "rename into", e))?;
+        File::open(&self.dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| io_error(&self.dir, "sync", e))?;
+        self.remove_layers_but(Some(files.layer))
+    }
+
+    /// Removes the folders of every layer but `keep`, and other leftovers.
+    fn remove_layers_but(&self, keep: Option<usize>) -> Result<()> {
+        let Ok(read) = fs::read_dir(&self.dir) else {
+            return Ok(());
+        };
+        let keep = keep.map(|l| format!("layer-{l:03}"));
+        for e in read.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if (name.starts_with("layer-") || name == "reduce") && Some(&name) != keep.as_ref() {
+                let p = e.path();
+                fs::remove_dir_all(&p).map_err(|e| io_error(&p, "remove", e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The checkpoint to resume from, if the folder has one: the layer's files (each header
+    /// and length checked, and every checksum when `verify` is given) and the statistics so
+    /// far. A checkpoint of another sweep, or a damaged one, is refused.
+    pub fn resume(
+        &mut self,
+        verify: impl Fn(&Path, usize, usize) -> Result<u64>,
+    ) -> Result<Option<(LayerFiles, Progress)>> {
+        let path = self.dir.join("checkpoint.json");
+        let text = match fs::read(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io_error(&path, "read", e)),
+        };
+        let bad = |why: String| {
+            Error::Disk(format!(
+                "{} is not a usable checkpoint ({why}); remove {} to start over",
+                path.display(),
+                self.dir.display()
+            ))
+        };
+        let ck: Checkpoint =
+            serde_json::from_slice(&text).map_err(|e| bad(format!("unreadable: {e}")))?;
+        if ck.format != FORMAT {
+            return Err(bad(format!("format {:?}", ck.format)));
+        }
+        if ck.id != self.id {
+            return Err(bad(format!(
+                "it belongs to another sweep: {} from {:?}",
+                ck.id.board, ck.id.starts
+            )));
+        }
+        self.made = true;
+        self.remove_layers_but(Some(ck.layer))?;
+        let dir = self.dir.join(format!("layer-{:03}", ck.layer));
+        let mut shards = Vec::new();
+        for (s, &(entries, bytes)) in ck.shards.iter().enumerate() {
+            let p = shard_path(&dir, s);
+            let n = verify(&p, ck.layer, s)?;
+            let len = fs::metadata(&p).map_err(|e| io_error(&p, "read", e))?.len();
+            if n != entries || len != bytes {
+                return Err(bad(format!("{} does not match it", p.display())));
+            }
+            shards.push(Written { entries, bytes });
+        }
+        Ok(Some((
+            LayerFiles {
+                layer: ck.layer,
+                dir,
+                shards,
+            },
+            ck.progress,
+        )))
+    }
+
+    /// After a successful sweep: removes the folder (and the work directory, if that
+    /// leaves it empty) unless asked to keep it.
+    pub fn finish(self) -> Result<()> {
+        if self.keep || !self.made {
+            return Ok(());
+        }
+        fs::remove_dir_all(&self.dir).map_err(|e| io_error(&self.dir, "remove", e))?;
+        if let Some(root) = self.dir.parent() {
+            let _ = fs::remove_dir(root); // only if empty
+        }
+        Ok(())
+    }
+}
+
+/// Writes everything of the file system holding `dir` to the device (one `syncfs` for a
+/// whole layer, where a sync per file cost 5 ms each).
+fn sync_dir(dir: &Path) -> Result<()> {
+    use std::os::fd::AsRawFd;
+    let d = File::open(dir).map_err(|e| io_error(dir, "sync", e))?;
+    // SAFETY: a valid open file descriptor.
+    if unsafe { libc::syncfs(d.as_raw_fd()) } != 0 {
+        return Err(io_error(dir, "sync", std::io::Error::last_os_error()));
+    }
+    Ok(())
+}
+
+/// Bytes free for an unprivileged user on the file system holding `dir` (or its nearest
+/// existing ancestor).
+///
+/// ```
+/// assert!(pegsol::count::disk::free_bytes(std::path::Path::new(".")).unwrap() > 0);
+/// ```
+pub fn free_bytes(dir: &Path) -> Option<u64> {
+    let mut d = dir;
+    while !d.exists() {
+        d = d.parent()?;
+    }
+    let d = if d.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        d
+    };
+    let c = std::ffi::CString::new(d.as_os_str().as_encoded_bytes()).ok()?;
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `c` is a valid C string and `st` a valid out-pointer.
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return None;
+    }
+    Some(st.f_bavail as u64 * st.f_frsize as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(dir: &Path, id: &Identity) -> PathBuf {
+        let p = dir.join("shard-03");
+        let mut w = ShardWriter::create(&p, id, 4, 3).unwrap();
+        for k in 0..1000u32 {
+            w.push(u128::from(k), 4, &[u128::from(k) << 70]).unwrap();
+        }
+        w.finish().unwrap();
+        p
+    }
+
+    fn read_all(p: &Path, id: &Identity) -> Result<u64> {
+        ShardReader::open(p, id, 4, 3)?.verify(4, 1)
+    }
+
+    #[test]
+    fn damaged_files_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let id = Identity::new("tri:6", &[2], "u32");
+        let p = sample(dir.path(), &id);
+        assert_eq!(read_all(&p, &id).unwrap(), 1000);
+        // Another sweep's file.
+        let other = Identity::new("tri:7", &[2], "u32");
+        assert!(matches!(read_all(&p, &other), Err(Error::Disk(_))));
+        // A flipped byte in the payload.
+        let mut bytes = fs::read(&p).unwrap();
+        bytes[HEADER + 777] ^= 0x10;
+        fs::write(&p, &bytes).unwrap();
+        let err = read_all(&p, &id).unwrap_err().to_string();
+        assert!(
+            err.contains("checksum") || err.contains("bad count"),
+            "{err}"
+        );
+        // Truncated.
+        bytes[HEADER + 777] ^= 0x10;
+        fs::write(&p, &bytes[..bytes.len() - 5]).unwrap();
+        let err = read_all(&p, &id).unwrap_err().to_string();
+        assert!(err.contains("truncated"), "{err}");
+        // Garbage header.
+        fs::write(&p, b"hello").unwrap();
+        assert!(matches!(read_all(&p, &id), Err(Error::Disk(_))));
+    }
+}

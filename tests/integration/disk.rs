@@ -1,0 +1,275 @@
+//! Sweeps whose layers live on disk: byte-identical to the sweep in memory for any budget
+//! and thread count, resumed after SIGKILL, damaged files and a full disk refused.
+
+use crate::common::pegsol;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const FILES: [&str; 4] = ["summary.csv", "pegs_left.csv", "finish.csv", "depth.csv"];
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Runs `pegsol ARGS --csv OUT` in the working directory `cwd` (where the default work
+/// directory goes), asserting success.
+fn run_into(cwd: &Path, args: &[&str], out: &Path) {
+    pegsol()
+        .current_dir(cwd)
+        .args(args)
+        .arg("--csv")
+        .arg(out)
+        .arg("--quiet")
+        .assert()
+        .success();
+}
+
+fn assert_same_files(a: &Path, b: &Path, what: &str) {
+    for f in FILES {
+        assert_eq!(read(&a.join(f)), read(&b.join(f)), "{what}: {f} differs");
+    }
+}
+
+/// Every class of tri:6 and tri:7, and english from the centre: the CSV files of sweeps on
+/// disk (forced by a work directory, or by budgets small enough to spill at several
+/// layers), with 1 and 2 threads, equal the sweep in memory byte for byte.
+#[test]
+fn disk_sweeps_equal_memory_sweeps() {
+    let cases: &[(&[&str], &[&[&str]])] = &[
+        (
+            &["table", "--board", "tri:6", "--starts", "all"],
+            &[
+                &["-j", "1", "--work-dir", "WORK"],
+                &["-j", "2", "--max-memory", "300K"],
+                &["-j", "1", "--max-memory", "120K", "--work-dir", "WORK"],
+            ],
+        ),
+        (
+            &["table", "--board", "tri:7", "--starts", "all"],
+            &[&["-j", "2", "--max-memory", "48M"]],
+        ),
+        (
+            &["count", "--board", "english"],
+            &[&["-j", "2", "--max-memory", "64M"]],
+        ),
+    ];
+    for (command, variants) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let memory = tmp.path().join("memory");
+        run_into(tmp.path(), command, &memory);
+        for (i, variant) in variants.iter().enumerate() {
+            let out = tmp.path().join(format!("disk{i}"));
+            let work = tmp.path().join(format!("work{i}"));
+            let args: Vec<&str> = command
+                .iter()
+                .chain(variant.iter())
+                .map(|&a| {
+                    if a == "WORK" {
+                        work.to_str().unwrap()
+                    } else {
+                        a
+                    }
+                })
+                .collect();
+            run_into(tmp.path(), &args, &out);
+            assert_same_files(&memory, &out, &args.join(" "));
+            // A successful sweep removes its work.
+            assert!(!work.exists(), "{}: work directory left", args.join(" "));
+            assert!(
+                !tmp.path().join("pegsol-work").exists(),
+                "{}: default work directory left",
+                args.join(" ")
+            );
+        }
+    }
+}
+
+/// The layer a sweep's checkpoint names, if it has one yet.
+fn checkpoint_layer(work: &Path) -> Option<usize> {
+    let folder = std::fs::read_dir(work).ok()?.flatten().next()?.path();
+    let text = std::fs::read_to_string(folder.join("checkpoint.json")).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v["layer"].as_u64().map(|l| l as usize)
+}
+
+const TRI7: [&str; 6] = ["count", "--board", "tri:7", "--hole", "a1", "-j2"];
+
+/// Starts `pegsol count` on tri:7 with its layers in `work` and SIGKILLs it once its
+/// checkpoint has reached `layer`. Returns whether it was still running then.
+fn kill_at_layer(work: &Path, out: &Path, layer: usize) -> bool {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("pegsol"))
+        .args(TRI7)
+        .arg("--work-dir")
+        .arg(work)
+        .arg("--csv")
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while checkpoint_layer(work).is_none_or(|l| l < layer) && Instant::now() < deadline {
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let running = child.try_wait().expect("wait").is_none();
+    child.kill().expect("SIGKILL");
+    child.wait().expect("wait");
+    running
+}
+
+/// SIGKILL in the middle of a sweep on disk, at two different layers, then the same
+/// command again: the files equal an uninterrupted run's, and the damaged layer files of
+/// a killed sweep are refused with exit code 2 and one line.
+#[test]
+fn killed_sweeps_resume_and_damaged_files_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    run_into(tmp.path(), &TRI7, &whole);
+
+    let work = tmp.path().join("work");
+    let out = tmp.path().join("out");
+    assert!(kill_at_layer(&work, &out, 7), "killed before layer 7");
+    let first = checkpoint_layer(&work).expect("a checkpoint after the kill");
+    assert!(
+        !out.join("summary.csv").exists(),
+        "no CSV from a killed sweep"
+    );
+    assert!(kill_at_layer(&work, &out, 14), "killed before layer 14");
+    let second = checkpoint_layer(&work).expect("a checkpoint after the kill");
+    assert!(second > first && second < 26, "{first} then {second}");
+
+    // Damage the checkpoint's layer three ways, each on a copy of the work directory.
+    let folder = std::fs::read_dir(&work)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    let shard = |w: &Path| {
+        w.join(folder.file_name().unwrap())
+            .join(format!("layer-{second:03}"))
+            .join("shard-05")
+    };
+    let other = tmp.path().join("other");
+    pegsol()
+        .current_dir(tmp.path())
+        .args([
+            "count",
+            "--board",
+            "tri:6",
+            "--keep-work",
+            "-q",
+            "--work-dir",
+        ])
+        .arg(&other)
+        .assert()
+        .success();
+    let foreign = std::fs::read_dir(&other)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    let foreign_layer = std::fs::read_dir(&foreign)
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().starts_with("layer-"))
+        .unwrap()
+        .path();
+    type Damage = fn(&Path, &Path);
+    let damages: [(&str, Damage); 3] = [
+        ("truncated", |p, _| {
+            let bytes = std::fs::read(p).unwrap();
+            std::fs::write(p, &bytes[..bytes.len() - 3]).unwrap();
+        }),
+        ("flipped byte", |p, _| {
+            let mut bytes = std::fs::read(p).unwrap();
+            let at = bytes.len() - 10;
+            bytes[at] ^= 0x04;
+            std::fs::write(p, &bytes).unwrap();
+        }),
+        ("another board's file", |p, foreign| {
+            std::fs::copy(foreign.join("shard-05"), p).unwrap();
+        }),
+    ];
+    for (what, damage) in damages {
+        let copy = tmp.path().join(format!("copy-{}", what.replace(' ', "-")));
+        copy_dir(&work, &copy);
+        damage(&shard(&copy), &foreign_layer);
+        let output = pegsol()
+            .args(TRI7)
+            .arg("--work-dir")
+            .arg(&copy)
+            .arg("--csv")
+            .arg(tmp.path().join("never"))
+            .arg("-q")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
+        assert!(stderr.contains("shard-05"), "{what}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+        assert!(!tmp.path().join("never").join("summary.csv").exists());
+    }
+
+    // The undamaged work resumes and finishes with the uninterrupted run's files.
+    pegsol()
+        .args(TRI7)
+        .arg("--work-dir")
+        .arg(&work)
+        .arg("--csv")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(format!(
+            "resuming from layer {second}"
+        )));
+    assert_same_files(&whole, &out, "resumed after two kills");
+    assert!(!folder.exists(), "work removed after success");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// A layer larger than `--max-disk` stops the sweep with exit code 2, one line giving the
+/// bytes, and no CSV file.
+#[test]
+fn a_full_disk_is_refused_before_the_layer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let output = pegsol()
+        .current_dir(tmp.path())
+        .args(TRI7)
+        .args(["--max-disk", "200K", "--work-dir", "w", "--csv"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.contains("layers kept"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].contains("--max-disk") && lines[0].contains("bytes"),
+        "{stderr}"
+    );
+    for f in FILES {
+        assert!(!out.join(f).exists(), "{f} written");
+    }
+}
