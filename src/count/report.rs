@@ -139,9 +139,43 @@ fn slug(board: &str) -> String {
         .replace("tri_", "tri")
 }
 
+/// One point per sweep of the table, from runs.csv (wall time, peak memory, the starts
+/// swept together) and summary.csv (positions, summed over the sweep's pairs). Pairs of
+/// one sweep share its runs.csv values; pairs from before the `sweep` column are a sweep
+/// each.
+pub fn sweep_costs(table: &Table) -> Vec<plot::SweepCost> {
+    let mut out: Vec<(String, plot::SweepCost)> = Vec::new();
+    for (key, e) in &table.entries {
+        let field = |i: usize| e.run.get(i).cloned().unwrap_or_default();
+        let sweep = e
+            .run
+            .get(7)
+            .filter(|s| !s.is_empty())
+            .cloned()
+            .unwrap_or_else(|| key.start.clone());
+        let id = format!("{}|{sweep}|{}|{}", key.board, field(2), field(4));
+        let positions: u64 = e.summary.first().and_then(|p| p.parse().ok()).unwrap_or(0);
+        match out.iter_mut().find(|(k, _)| *k == id) {
+            Some((_, s)) => s.positions += positions,
+            None => out.push((
+                id,
+                plot::SweepCost {
+                    board: key.board.clone(),
+                    sweep,
+                    positions,
+                    seconds: field(4).parse().unwrap_or(0.0),
+                    peak_bytes: field(5).parse().unwrap_or(0),
+                },
+            )),
+        }
+    }
+    out.into_iter().map(|(_, s)| s).collect()
+}
+
 /// Writes the report for the table in `dir` into `out`: `comparison.csv` and
 /// `comparison.md` for `boards` (all boards of the table when empty), `pegs_left.svg` (games
-/// by pegs left, one line per compared board), and for every board of the table
+/// by pegs left, one line per compared board), `scaling.svg` (wall time and peak memory
+/// against positions, one point per sweep, from runs.csv), and for every board of the table
 /// `classes_BOARD.svg` and `finish_BOARD.svg`. Returns the names of the files written.
 pub fn write(dir: &Path, boards: &[String], out: &Path) -> Result<Vec<String>> {
     let table = Table::load(dir, Format::Csv)?;
@@ -250,6 +284,11 @@ pub fn write(dir: &Path, boards: &[String], out: &Path) -> Result<Vec<String>> {
     files.push((
         "pegs_left.svg".into(),
         plot::pegs_left_chart("Games by pegs left at the end", &series).into_bytes(),
+    ));
+
+    files.push((
+        "scaling.svg".into(),
+        plot::scaling_chart(&sweep_costs(&table)).into_bytes(),
     ));
 
     for b in &all {

@@ -133,6 +133,18 @@ fn tri5_all_starts_totals() {
     for svg in ["pegs_left.svg", "classes_tri5.svg", "finish_tri5.svg"] {
         assert!(read(&dir.path().join(svg)).starts_with("<svg"), "{svg}");
     }
+    // scaling.svg: one point per sweep (runs.csv's sweep column) in each of its two panels.
+    let sweeps: std::collections::BTreeSet<String> = rows(&dir.path().join("runs.csv"))
+        .into_iter()
+        .map(|r| r[9].clone())
+        .collect();
+    let svg = read(&dir.path().join("scaling.svg"));
+    assert_eq!(
+        sweeps.len(),
+        1,
+        "tri:5: one position class, one sweep: {sweeps:?}"
+    );
+    assert_eq!(svg.matches("<title>").count(), 2 * sweeps.len(), "{svg}");
 }
 
 #[test]
