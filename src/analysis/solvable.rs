@@ -1,7 +1,22 @@
 //! Still-solvable positions: which reachable positions can still be won, and how many
 //! winning continuations each jump keeps.
 //!
-//! Three passes over the layers of the game (layer `j` = positions after `j` jumps):
+//! By default ([`solvable`], [`hint`]) the solvable set is found by **meeting in the
+//! middle** (techniques.md, "Meet in the middle"): a jump played backwards on a position is
+//! a forward jump on its complement, so the positions from which a goal can be reached in
+//! `k` jumps are found by un-jumps from the goals. Layer `j` (positions after `j` jumps)
+//! is grown forward from the start and backward from the goals (one peg in a goal hole of
+//! the start's position class), each side growing the one whose next layer should be the
+//! smaller, until both reach the same layer `m`. There the solvable positions are the
+//! intersection; from there they extend towards the start (parents of solvable positions
+//! that the forward side holds) and towards the goals (children that the backward side
+//! holds). Pagoda functions do not prune here: positions of the middle layers have too many
+//! pegs for them (english centre: not one position fewer; `DESIGN.md`). When nothing is
+//! solvable, the number of layers to report (the longest game plus one) comes from a
+//! forward sweep that keeps only its frontier.
+//!
+//! With [`SolveOptions::reachable`], the reachable counts need the full sweep, and the
+//! analysis runs today's reference passes instead:
 //!
 //! 1. **Forward**: every position reachable from the start, layer by layer, each layer kept
 //!    as [`SHARDS`] sorted vectors of canonical forms (shard chosen by a hash of the key).
@@ -12,8 +27,9 @@
 //!    itself reachable, so this finds every solvable reachable position and no other. It
 //!    touches only solvable positions: english centre has 1.7 million of them up to
 //!    symmetry against 23.5 million reachable.
-//! 3. **Wins**: `W(p)`, the number of jump sequences from `p` to a goal, from the last
-//!    layer back: `W(p) = sum of W(child)` over the jumps of `p` into solvable positions.
+//!
+//! Either way, **wins**: `W(p)`, the number of jump sequences from `p` to a goal, from the
+//! last layer back: `W(p) = sum of W(child)` over the jumps of `p` into solvable positions.
 //!
 //! Symmetry: positions are merged into orbits under `H`, the symmetries of the board that
 //! fix both the start and the set of goal holes. Such a symmetry maps reachable positions
@@ -87,6 +103,9 @@ pub struct SolveOptions {
     pub max_memory: u64,
     /// Show a progress bar on stderr (only drawn when stderr is a terminal).
     pub progress: bool,
+    /// Also count every reachable position ([`SolvableLayer::reachable`]): a full forward
+    /// sweep, many times the work of the solvable set alone (see [`solvable`]).
+    pub reachable: bool,
 }
 
 impl Default for SolveOptions {
@@ -95,6 +114,7 @@ impl Default for SolveOptions {
             threads: 0,
             max_memory: crate::memory::default_budget(),
             progress: false,
+            reachable: false,
         }
     }
 }
@@ -108,10 +128,11 @@ pub struct SolvableLayer {
     pub positions: u64,
     /// The same counted up to the board's symmetry group.
     pub positions_reduced: u64,
-    /// All reachable positions after `jumps` jumps.
-    pub reachable: u64,
+    /// All reachable positions after `jumps` jumps; `None` unless
+    /// [`SolveOptions::reachable`] asked for them.
+    pub reachable: Option<u64>,
     /// The same counted up to the board's symmetry group.
-    pub reachable_reduced: u64,
+    pub reachable_reduced: Option<u64>,
 }
 
 /// What `pegsol solvable` reports for one (board, start, finish).
@@ -142,13 +163,13 @@ impl Solvable {
         self.layers.iter().map(|l| l.positions_reduced).sum()
     }
 
-    /// Reachable positions.
-    pub fn reachable(&self) -> u64 {
+    /// Reachable positions (`None` unless [`SolveOptions::reachable`] asked for them).
+    pub fn reachable(&self) -> Option<u64> {
         self.layers.iter().map(|l| l.reachable).sum()
     }
 
-    /// Reachable positions up to symmetry.
-    pub fn reachable_reduced(&self) -> u64 {
+    /// Reachable positions up to symmetry (`None` unless asked for).
+    pub fn reachable_reduced(&self) -> Option<u64> {
         self.layers.iter().map(|l| l.reachable_reduced).sum()
     }
 }
@@ -166,7 +187,8 @@ pub const SOLVABLE_HEADER: &[&str] = &[
 ];
 
 /// `solvable.csv` for one or more analyses: one row per (analysis, number of jumps),
-/// layers with no solvable position included (their `positions` is 0).
+/// layers with no solvable position included (their `positions` is 0). The `reachable`
+/// columns are empty unless the analysis counted them ([`SolveOptions::reachable`]).
 pub fn csv_file(results: &[Solvable]) -> Result<Vec<u8>> {
     let rows: Vec<Vec<String>> = results
         .iter()
@@ -179,8 +201,8 @@ pub fn csv_file(results: &[Solvable]) -> Result<Vec<u8>> {
                     l.jumps.to_string(),
                     l.positions.to_string(),
                     l.positions_reduced.to_string(),
-                    l.reachable.to_string(),
-                    l.reachable_reduced.to_string(),
+                    l.reachable.map_or(String::new(), |n| n.to_string()),
+                    l.reachable_reduced.map_or(String::new(), |n| n.to_string()),
                 ]
             })
         })
@@ -188,9 +210,40 @@ pub fn csv_file(results: &[Solvable]) -> Result<Vec<u8>> {
     csv_bytes(SOLVABLE_HEADER, &rows)
 }
 
-/// The readable summary `pegsol solvable` prints.
+/// The readable summary `pegsol solvable` prints. Without the reachable counts
+/// ([`SolveOptions::reachable`]) the reachable columns are left out and one line says so.
 pub fn summary_text(s: &Solvable) -> String {
     use thousands::Separable;
+    let (Some(reachable), Some(reachable_reduced)) = (s.reachable(), s.reachable_reduced()) else {
+        let mut out = format!(
+            "board {}, start {}, finish {} ({} pegs)\n\
+             solvable positions          {}\n\
+             solvable up to symmetry     {}\n\
+             winning jump sequences      {}\n\
+             reachable positions         not counted (--reachable: a full forward sweep)\n\
+             per number of jumps:\n\
+             {:>5} {:>14} {:>14}\n",
+            s.board,
+            s.start,
+            s.finish,
+            s.start_pegs,
+            s.positions().separate_with_commas(),
+            s.positions_reduced().separate_with_commas(),
+            s.wins.separate_with_commas(),
+            "jumps",
+            "solvable",
+            "reduced",
+        );
+        for l in &s.layers {
+            out.push_str(&format!(
+                "{:>5} {:>14} {:>14}\n",
+                l.jumps,
+                l.positions.separate_with_commas(),
+                l.positions_reduced.separate_with_commas(),
+            ));
+        }
+        return out;
+    };
     let mut out = format!(
         "board {}, start {}, finish {} ({} pegs)\n\
          solvable positions          {} of {} reachable\n\
@@ -203,9 +256,9 @@ pub fn summary_text(s: &Solvable) -> String {
         s.finish,
         s.start_pegs,
         s.positions().separate_with_commas(),
-        s.reachable().separate_with_commas(),
+        reachable.separate_with_commas(),
         s.positions_reduced().separate_with_commas(),
-        s.reachable_reduced().separate_with_commas(),
+        reachable_reduced.separate_with_commas(),
         s.wins.separate_with_commas(),
         "jumps",
         "solvable",
@@ -214,13 +267,14 @@ pub fn summary_text(s: &Solvable) -> String {
         "reduced",
     );
     for l in &s.layers {
+        let opt = |n: Option<u64>| n.map_or(String::new(), |n| n.separate_with_commas());
         out.push_str(&format!(
             "{:>5} {:>14} {:>14} {:>14} {:>14}\n",
             l.jumps,
             l.positions.separate_with_commas(),
             l.positions_reduced.separate_with_commas(),
-            l.reachable.separate_with_commas(),
-            l.reachable_reduced.separate_with_commas()
+            opt(l.reachable),
+            opt(l.reachable_reduced)
         ));
     }
     out
@@ -246,9 +300,19 @@ pub fn solvable(
 ) -> Result<Solvable> {
     with_pool(opts, || {
         if board.holes() <= 64 {
-            Solver::<u64>::new(board, start, finish, true).solvable(opts)
+            let s = Solver::<u64>::new(board, start, finish, true);
+            if opts.reachable {
+                s.solvable(opts)
+            } else {
+                s.solvable_meet(opts)
+            }
         } else {
-            Solver::<u128>::new(board, start, finish, true).solvable(opts)
+            let s = Solver::<u128>::new(board, start, finish, true);
+            if opts.reachable {
+                s.solvable(opts)
+            } else {
+                s.solvable_meet(opts)
+            }
         }
     })
 }
@@ -622,8 +686,8 @@ impl<'a, K: Bits> Solver<'a, K> {
                     jumps,
                     positions,
                     positions_reduced,
-                    reachable,
-                    reachable_reduced,
+                    reachable: Some(reachable),
+                    reachable_reduced: Some(reachable_reduced),
                 }
             })
             .collect();
@@ -640,15 +704,229 @@ impl<'a, K: Bits> Solver<'a, K> {
         })
     }
 
+    /// The goal positions (one peg in a goal hole) in the start's position class (no jump
+    /// changes a position's class: [`crate::games::solve::Classes`]), canonical, as a layer.
+    fn goals(&self) -> Shards<K> {
+        let classes = crate::games::solve::Classes::new(self.board);
+        let class = classes.of(self.start.to_u128());
+        let mut layer: Shards<K> = vec![Vec::new(); SHARDS];
+        for h in 0..self.board.holes() {
+            let p = K::bit(h);
+            if p & self.goal != K::zero() && classes.of(bit(h)) == class {
+                let c = self.transforms_canon_h(p);
+                layer[c.shard(SHARDS)].push(c);
+            }
+        }
+        for t in &mut layer {
+            t.sort_unstable();
+            t.dedup();
+        }
+        layer
+    }
+
+    /// The canonical children (`backward`: parents, by un-jumps) of a layer.
+    fn expand(&self, layer: &Shards<K>, backward: bool) -> Shards<K> {
+        let h = self.moves.subgroup_order();
+        self.step(layer, |pos, out, _: &mut ()| {
+            let img = self.moves.images(pos, h);
+            let mut push = |j| {
+                let c = self.moves.canonical_child(&img, j);
+                out[c.shard(SHARDS)].push(c);
+            };
+            if backward {
+                self.moves.each_unjump(pos, &mut push);
+            } else {
+                self.moves.each_jump(pos, &mut push);
+            }
+        })
+        .0
+    }
+
+    /// The solvable positions of every layer by meeting in the middle: forward from the
+    /// start and backward (un-jumps) from the goals, each side growing its smaller frontier,
+    /// until the two reach the same layer `m`; there the solvable positions are the
+    /// intersection, and from there they extend layer by layer: parents of solvable
+    /// positions that the forward side holds towards the start, children that the backward
+    /// side holds towards the goal.
+    fn meet(&self, opts: &SolveOptions, bar: &indicatif::ProgressBar) -> Result<Meet<K>> {
+        let pegs = self.start.count_ones() as usize;
+        if pegs == 0 {
+            return Ok(Meet::None(1));
+        }
+        let size = |l: &Shards<K>| l.iter().map(Vec::len).sum::<usize>();
+        let last = pegs - 1;
+        let mut first: Shards<K> = vec![Vec::new(); SHARDS];
+        let start = self.transforms_canon_h(self.start);
+        first[start.shard(SHARDS)].push(start);
+        let goals = self.goals();
+        // fwd[j]: layer j; bwd[k]: layer last - k.
+        let mut fwd = vec![first];
+        let mut bwd = vec![goals];
+        let mut held = 0u64;
+        let clock = std::time::Instant::now();
+        let mut empty = size(&fwd[0]) == 0 || size(&bwd[0]) == 0;
+        // The side to grow: the one whose next layer should be the smaller, guessed from
+        // its last layer and its last growth ratio.
+        let guess = |side: &[Shards<K>]| -> f64 {
+            let n = size(&side[side.len() - 1]) as f64;
+            match side.len() {
+                1 => n,
+                k => n * n / (size(&side[k - 2]).max(1) as f64),
+            }
+        };
+        while !empty && fwd.len() - 1 < last - (bwd.len() - 1) {
+            let forward = guess(&fwd) <= guess(&bwd);
+            let next = if forward {
+                self.expand(fwd.last().expect("a layer"), false)
+            } else {
+                self.expand(bwd.last().expect("a layer"), true)
+            };
+            empty = size(&next) == 0;
+            if trace() {
+                eprintln!(
+                    "meet: {} layer {} holds {} positions ({:.2} s)",
+                    if forward { "forward" } else { "backward" },
+                    if forward { fwd.len() } else { last - bwd.len() },
+                    size(&next),
+                    clock.elapsed().as_secs_f64()
+                );
+            }
+            held += (size(&next) * std::mem::size_of::<K>()) as u64;
+            self.check_memory(held, opts, fwd.len() + bwd.len())?;
+            if forward {
+                fwd.push(next);
+            } else {
+                bwd.push(next);
+            }
+            bar.inc(1);
+        }
+        let m = fwd.len() - 1;
+        let middle = if empty {
+            None
+        } else {
+            let f = fwd.pop().expect("the middle layer");
+            let b = bwd.pop().expect("the middle layer");
+            let s = intersect(f, &b);
+            (size(&s) > 0).then_some(s)
+        };
+        let Some(middle) = middle else {
+            drop((fwd, bwd));
+            return Ok(Meet::None(self.depth(opts)?));
+        };
+        let mut solvable: Vec<Shards<K>> = vec![Vec::new(); last + 1];
+        solvable[m] = middle;
+        for j in (0..m).rev() {
+            let f = fwd.pop().expect("a forward layer");
+            solvable[j] = intersect(self.expand(&solvable[j + 1], true), &f);
+            bar.inc(1);
+        }
+        for j in m + 1..=last {
+            let b = bwd.pop().expect("a backward layer");
+            solvable[j] = intersect(self.expand(&solvable[j - 1], false), &b);
+            bar.inc(1);
+        }
+        if trace() {
+            eprintln!(
+                "meet: met at layer {m}; {} solvable positions in all ({:.2} s)",
+                solvable.iter().map(size).sum::<usize>(),
+                clock.elapsed().as_secs_f64()
+            );
+        }
+        Ok(Meet::Solvable(solvable))
+    }
+
+    /// The number of layers of reachable positions (the longest game plus one), by a
+    /// forward sweep that keeps only its frontier: what `solvable` reports as its layers
+    /// when no position is solvable.
+    fn depth(&self, opts: &SolveOptions) -> Result<usize> {
+        let mut layer: Shards<K> = vec![Vec::new(); SHARDS];
+        let start = self.transforms_canon_h(self.start);
+        layer[start.shard(SHARDS)].push(start);
+        let h = self.moves.subgroup_order();
+        let mut depth = 1;
+        loop {
+            let (next, _) = self.step(&layer, |pos, out, _: &mut ()| {
+                let img = self.moves.images(pos, h);
+                self.moves.each_jump(pos, |j| {
+                    let c = self.moves.canonical_child(&img, j);
+                    out[c.shard(SHARDS)].push(c);
+                });
+            });
+            let n: usize = next.iter().map(Vec::len).sum();
+            if n == 0 {
+                return Ok(depth);
+            }
+            self.check_memory((n * std::mem::size_of::<K>()) as u64, opts, depth)?;
+            layer = next;
+            depth += 1;
+        }
+    }
+
+    fn check_memory(&self, held: u64, opts: &SolveOptions, layers: usize) -> Result<()> {
+        if held <= opts.max_memory {
+            return Ok(());
+        }
+        Err(Error::Memory(format!(
+            "{} from {}: keeping {layers} layers of positions needs more than {} (the limit). \
+             Raise --max-memory if the machine has the memory",
+            self.board.name(),
+            self.board.start_name(self.start.to_u128()),
+            crate::memory::human(opts.max_memory)
+        )))
+    }
+
+    /// [`solvable`] by meeting in the middle, without the reachable counts.
+    fn solvable_meet(&self, opts: &SolveOptions) -> Result<Solvable> {
+        let pegs = self.start.count_ones() as usize;
+        let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
+        let (solvable, w0) = match self.meet(opts, &bar)? {
+            Meet::Solvable(solvable) => {
+                let wins = self.wins(&solvable)?;
+                let start = self.transforms_canon_h(self.start);
+                let w0 = Self::contains(&solvable[0], start)
+                    .map_or(0, |at| wins[0][start.shard(SHARDS)][at]);
+                (solvable, w0)
+            }
+            Meet::None(layers) => (vec![vec![Vec::new(); SHARDS]; layers], 0),
+        };
+        bar.finish_and_clear();
+        let layers = solvable
+            .iter()
+            .enumerate()
+            .map(|(jumps, s)| {
+                let (positions, positions_reduced) = self.layer_counts(s);
+                SolvableLayer {
+                    jumps,
+                    positions,
+                    positions_reduced,
+                    reachable: None,
+                    reachable_reduced: None,
+                }
+            })
+            .collect();
+        Ok(Solvable {
+            board: self.board.name().to_string(),
+            start: self.board.start_name(self.start.to_u128()),
+            finish: self.finish.name(self.board),
+            start_pegs: pegs,
+            layers,
+            wins: w0,
+        })
+    }
+
     fn hint(&self, opts: &SolveOptions) -> Result<Hint> {
         let pegs = self.start.count_ones() as usize;
         if pegs == 0 {
             return Err(Error::input("the position has no peg"));
         }
         let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
-        let (forward, _) = self.forward(opts, &bar)?;
-        let solvable = self.backward(&forward, &bar);
-        let wins = self.wins(&solvable)?;
+        let (solvable, wins) = match self.meet(opts, &bar)? {
+            Meet::Solvable(solvable) => {
+                let wins = self.wins(&solvable)?;
+                (solvable, wins)
+            }
+            Meet::None(_) => (Vec::new(), Vec::new()),
+        };
         bar.finish_and_clear();
         let lookup = |layer: usize, pos: K| -> u128 {
             if layer >= solvable.len() {
@@ -670,6 +948,37 @@ impl<'a, K: Bits> Solver<'a, K> {
             jumps,
         })
     }
+}
+
+/// Whether `PEGSOL_TRACE` is set: the passes then report their layers on stderr.
+fn trace() -> bool {
+    std::env::var_os("PEGSOL_TRACE").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// What meeting in the middle finds.
+enum Meet<K> {
+    /// The solvable positions of every layer from the start's to the goal's.
+    Solvable(Vec<Shards<K>>),
+    /// No position is solvable; the number of layers of reachable positions.
+    None(usize),
+}
+
+/// The keys of `a` that `b` holds, shard by shard (both sorted).
+fn intersect<K: Bits>(a: Shards<K>, b: &Shards<K>) -> Shards<K> {
+    a.into_par_iter()
+        .zip(b.par_iter())
+        .map(|(mut p, f)| {
+            let mut k = 0;
+            p.retain(|x| {
+                while k < f.len() && f[k] < *x {
+                    k += 1;
+                }
+                k < f.len() && f[k] == *x
+            });
+            p.shrink_to_fit();
+            p
+        })
+        .collect()
 }
 
 /// Nonzero keys and their `W`: open addressing with linear probing, at most half full,

@@ -32,6 +32,7 @@ pub(super) fn run(args: HintArgs) -> Result<i32> {
         threads: args.run.threads,
         max_memory: args.run.max_memory(),
         progress: !args.run.quiet,
+        reachable: false,
     };
     let h = solvable::hint(&board, position, finish, &opts)?;
     print(&solvable::hint_text(&board, position, finish, &h));
