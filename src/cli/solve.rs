@@ -25,9 +25,11 @@ pub(super) struct SolveArgs {
     /// With --min-moves: the best over every single-vacancy start (ignores --hole).
     #[arg(long, requires = "min_moves")]
     all_starts: bool,
-    /// With --min-moves: worker threads (0 = one per core). The answer is the same for
-    /// every value.
-    #[arg(long, short = 'j', default_value_t = 0, requires = "min_moves")]
+    /// Worker threads (0 = one per core). The top levels of the search are split into work
+    /// units sharing one table of positions proved hopeless: any value gives a solution
+    /// that `pegsol check` accepts (not always the same one) or the same proof that there
+    /// is none; with --min-moves the answer is the same for every value.
+    #[arg(long, short = 'j', default_value_t = 0)]
     threads: usize,
     #[command(flatten)]
     show: ShowArgs,
@@ -39,13 +41,13 @@ pub(super) fn run(args: SolveArgs) -> Result<i32> {
     let finish = args.finish.as_deref().map(|f| board.hole(f)).transpose()?;
     let finish_text = finish.map_or("anywhere".to_string(), |h| board.hole_name(h));
     let clock = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .map_err(|e| Error::input(format!("cannot start the worker threads: {e}")))?;
     if args.min_moves {
         let from = (!args.all_starts).then_some(start);
         let ends = finish.map_or(Ends::Any, Ends::Hole);
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(args.threads)
-            .build()
-            .map_err(|e| Error::input(format!("cannot start the worker threads: {e}")))?;
         let r = pool.install(|| min_moves(&board, from, ends, args.show.budget()))?;
         let secs = clock.elapsed().as_secs_f64();
         let from_text = if args.all_starts {
@@ -82,7 +84,7 @@ pub(super) fn run(args: SolveArgs) -> Result<i32> {
         Some(h) => Goal::OnePeg(crate::geometry::board::bit(h)),
         None => Goal::one_peg_anywhere(&board),
     };
-    let s = search(&board, start, goal, args.show.budget())?;
+    let s = pool.install(|| search(&board, start, goal, args.show.budget()))?;
     let secs = clock.elapsed().as_secs_f64();
     let start_text = board.start_name(start);
     match s.outcome {

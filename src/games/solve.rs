@@ -19,8 +19,11 @@ use crate::error::{Error, Result, add};
 use crate::geometry::bits::Bits;
 use crate::geometry::board::{Board, Jump, Pegs, bit};
 use crate::geometry::symmetry::{Symmetry, Transforms};
+use dashmap::DashSet;
 use std::collections::HashMap;
 use std::collections::HashSet;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 type Hasher = ahash::RandomState;
 
@@ -172,7 +175,12 @@ pub fn narrow_goal(board: &Board, start: Pegs, goal: Goal) -> Option<Goal> {
     }
 }
 
-/// Searches for a game from `start` reaching `goal`, exhaustively.
+/// Searches for a game from `start` reaching `goal`, exhaustively, on the current rayon
+/// pool: the top levels of the search tree become work units that share one concurrent
+/// table of failed positions, and positions a pagoda function rules out
+/// ([`crate::geometry::pagoda`]) are not searched. Any number of threads finds a game or
+/// proves there is none; which game may depend on the threads. `PEGSOL_TRACE=1` reports
+/// the units, the table's hits and the pagoda cuts on stderr.
 ///
 /// `max_memory` bounds the table of failed positions (about 16 bytes each); past it the
 /// search stops with [`Error::Memory`] instead of answering.
@@ -228,19 +236,96 @@ pub fn search(board: &Board, start: Pegs, goal: Goal, max_memory: u64) -> Result
     }
 }
 
-/// The depth-first search with a table of failed positions.
+/// Whether `PEGSOL_TRACE` is set: the search then reports its work units and its
+/// transposition table on stderr.
+fn trace() -> bool {
+    std::env::var_os("PEGSOL_TRACE").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// A pagoda function as masks of holes by weight, and the least weight the goal needs.
+struct Pagoda<K> {
+    masks: Vec<(i64, K)>,
+    need: i64,
+}
+
+impl<K: Bits> Pagoda<K> {
+    /// The resource counts towards the goal's holes when it has at most two
+    /// ([`crate::geometry::pagoda::resource_counts`]).
+    fn for_goal(board: &Board, goal: Goal) -> Vec<Pagoda<K>> {
+        let holes = goal.mask();
+        if holes.count_ones() > 2 {
+            return Vec::new();
+        }
+        crate::geometry::pagoda::resource_counts(board, holes)
+            .into_iter()
+            .map(|w| {
+                let need = match goal {
+                    Goal::Position(p) => crate::geometry::pagoda::weight(&w, p),
+                    Goal::OnePeg(m) => (0..board.holes())
+                        .filter(|&h| m & bit(h) != 0)
+                        .map(|h| w[h])
+                        .min()
+                        .unwrap_or(0),
+                };
+                let mut masks: Vec<(i64, K)> = Vec::new();
+                for (h, &x) in w.iter().enumerate() {
+                    match masks.iter_mut().find(|(v, _)| *v == x) {
+                        Some((_, m)) => *m = *m | K::bit(h),
+                        None => masks.push((x, K::bit(h))),
+                    }
+                }
+                Pagoda { masks, need }
+            })
+            .collect()
+    }
+
+    #[inline]
+    fn allows(&self, pos: K) -> bool {
+        self.masks
+            .iter()
+            .map(|&(w, m)| w * i64::from((pos & m).count_ones()))
+            .sum::<i64>()
+            >= self.need
+    }
+}
+
+/// One work unit: a position after the first jumps, and those jumps.
+struct Unit<K> {
+    pos: K,
+    path: Vec<usize>,
+}
+
+/// The depth-first search, shared by the work units: jumps, symmetries, the concurrent
+/// table of failed positions, and the flag that stops every unit once one has won.
 struct Dfs<'a, K: Bits> {
     board: &'a Board,
     /// The jumps in the order they are tried, as masks, and their indices in the board's list.
     jumps: Vec<(K, K)>,
     order: Vec<usize>,
     transforms: Transforms<K>,
-    failed: HashSet<K, Hasher>,
+    failed: DashSet<K, Hasher>,
+    pagodas: Vec<Pagoda<K>>,
     goal: Goal,
     goal_pegs: u32,
-    path: Vec<usize>,
-    nodes: u64,
     max_entries: usize,
+    stop: AtomicBool,
+    full: AtomicBool,
+    hits: AtomicU64,
+    pruned: AtomicU64,
+    nodes: AtomicU64,
+}
+
+/// The work units, or a win found while making them.
+type Top<K> = Result<Vec<Unit<K>>, Vec<usize>>;
+
+/// How one unit's search ended.
+enum Found {
+    /// A winning game from the unit's position (the jumps after the unit's own).
+    Win(Vec<usize>),
+    /// Every continuation fails.
+    Fail,
+    /// Stopped: another unit won, or the table is full.
+    Stopped,
 }
 
 impl<'a, K: Bits> Dfs<'a, K> {
@@ -253,67 +338,203 @@ impl<'a, K: Bits> Dfs<'a, K> {
             jumps: order.iter().map(|&j| masks[j]).collect(),
             order,
             transforms: Transforms::new(&syms, board.holes()),
-            failed: HashSet::with_hasher(hasher()),
+            failed: DashSet::with_hasher(hasher()),
+            pagodas: Pagoda::for_goal(board, goal),
             goal,
             goal_pegs: goal.pegs(),
-            path: Vec::new(),
-            nodes: 0,
             max_entries: (max_memory / 16).min(usize::MAX as u64) as usize,
+            stop: AtomicBool::new(false),
+            full: AtomicBool::new(false),
+            hits: AtomicU64::new(0),
+            pruned: AtomicU64::new(0),
+            nodes: AtomicU64::new(0),
         }
     }
 
-    fn run(mut self, start: Pegs) -> Result<Search> {
-        let found = self.dfs(K::from_u128(start))?;
-        let failed = self.failed.len();
-        let outcome = if found {
-            Outcome::Found(
-                self.path
-                    .iter()
-                    .map(|&j| self.board.jumps()[self.order[j]])
-                    .collect(),
-            )
-        } else {
-            Outcome::Impossible(format!(
-                "exhaustive search: every position reachable from the start was tried \
-                 ({} positions up to the goal's {} symmetries)",
-                failed,
-                self.transforms.len()
-            ))
-        };
-        Ok(Search {
-            outcome,
-            nodes: self.nodes,
-            failed,
-        })
+    /// Whether every pagoda function allows `pos` to reach the goal.
+    fn viable(&self, pos: K) -> bool {
+        let ok = self.pagodas.iter().all(|p| p.allows(pos));
+        if !ok {
+            self.pruned.fetch_add(1, Ordering::Relaxed);
+        }
+        ok
     }
 
-    fn dfs(&mut self, pos: K) -> Result<bool> {
-        if pos.count_ones() <= self.goal_pegs {
-            return Ok(self.goal.is_met(pos.to_u128()));
-        }
-        let key = self.transforms.canonical(pos);
-        if self.failed.contains(&key) {
-            return Ok(false);
-        }
-        self.nodes += 1;
-        for j in 0..self.jumps.len() {
-            let (all, fo) = self.jumps[j];
-            if pos & all == fo {
-                self.path.push(j);
-                if self.dfs(pos ^ all)? {
-                    return Ok(true);
-                }
-                self.path.pop();
+    /// The top levels of the search tree, breadth first, until there are enough positions
+    /// to keep every thread busy: the work units (one per position up to the goal's
+    /// symmetries, with the first jumps that reach it in the search order), and the
+    /// positions expanded on the way. A win found on the way is returned at once.
+    fn units(&self, start: K) -> (Top<K>, Vec<K>) {
+        let want = 16 * rayon::current_num_threads().max(1);
+        let mut level = vec![Unit {
+            pos: start,
+            path: Vec::new(),
+        }];
+        let mut expanded = Vec::new();
+        for _ in 0..8 {
+            if level.len() >= want {
+                break;
             }
+            let mut seen: HashSet<K, Hasher> = HashSet::with_hasher(hasher());
+            let mut next = Vec::new();
+            for u in &level {
+                if u.pos.count_ones() <= self.goal_pegs {
+                    if self.goal.is_met(u.pos.to_u128()) {
+                        return (Err(u.path.clone()), expanded);
+                    }
+                    continue;
+                }
+                if !self.viable(u.pos) {
+                    continue;
+                }
+                expanded.push(self.transforms.canonical(u.pos));
+                for (j, &(all, fo)) in self.jumps.iter().enumerate() {
+                    if u.pos & all == fo {
+                        let child = u.pos ^ all;
+                        if seen.insert(self.transforms.canonical(child)) {
+                            let mut path = u.path.clone();
+                            path.push(j);
+                            next.push(Unit { pos: child, path });
+                        }
+                    }
+                }
+            }
+            if next.is_empty() {
+                return (Ok(next), expanded);
+            }
+            level = next;
         }
-        if self.failed.len() >= self.max_entries {
+        (Ok(level), expanded)
+    }
+
+    fn run(self, start: Pegs) -> Result<Search> {
+        let (units, expanded) = self.units(K::from_u128(start));
+        let found = match units {
+            Err(path) => Some(path),
+            Ok(units) => {
+                if trace() {
+                    eprintln!(
+                        "solve: {} work units after {} jumps, {} threads",
+                        units.len(),
+                        units.first().map_or(0, |u| u.path.len()),
+                        rayon::current_num_threads()
+                    );
+                }
+                // Each worker takes the next unit in the search order, so that one thread
+                // searches the tree in the order of the sequential search.
+                let next = AtomicUsize::new(0);
+                let wins: Mutex<Vec<(usize, Vec<usize>)>> = Mutex::new(Vec::new());
+                rayon::broadcast(|_| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= units.len() || self.stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let mut path = units[i].path.clone();
+                        if let Found::Win(_) = self.dfs(units[i].pos, &mut path) {
+                            wins.lock().expect("no panic").push((i, path));
+                        }
+                    }
+                });
+                let mut wins = wins.into_inner().expect("no panic");
+                wins.sort();
+                wins.into_iter().next().map(|(_, path)| path)
+            }
+        };
+        if self.full.load(Ordering::Relaxed) && found.is_none() {
             return Err(Error::Memory(format!(
                 "the search table reached {} positions, the memory limit; raise --max-memory",
                 self.failed.len()
             )));
         }
+        let nodes = self.nodes.load(Ordering::Relaxed) + expanded.len() as u64;
+        if found.is_none() {
+            // Every position of the top levels failed too.
+            for k in expanded {
+                self.failed.insert(k);
+            }
+        }
+        let failed = self.failed.len();
+        if trace() {
+            eprintln!(
+                "solve: {} positions expanded, {} in the table of failed positions, {} table \
+                 hits, {} positions cut by {} pagoda function{}",
+                nodes,
+                failed,
+                self.hits.load(Ordering::Relaxed),
+                self.pruned.load(Ordering::Relaxed),
+                self.pagodas.len(),
+                if self.pagodas.len() == 1 { "" } else { "s" }
+            );
+        }
+        let outcome = match found {
+            Some(path) => Outcome::Found(
+                path.iter()
+                    .map(|&j| self.board.jumps()[self.order[j]])
+                    .collect(),
+            ),
+            None => Outcome::Impossible(format!(
+                "exhaustive search: every position reachable from the start was tried \
+                 ({} positions up to the goal's {} symmetries{})",
+                failed,
+                self.transforms.len(),
+                if self.pagodas.is_empty() {
+                    String::new()
+                } else {
+                    ", less those a pagoda function rules out".to_string()
+                }
+            )),
+        };
+        Ok(Search {
+            outcome,
+            nodes,
+            failed,
+        })
+    }
+
+    /// Searches from `pos`, pushing the winning jumps onto `path`.
+    fn dfs(&self, pos: K, path: &mut Vec<usize>) -> Found {
+        if pos.count_ones() <= self.goal_pegs {
+            return if self.goal.is_met(pos.to_u128()) {
+                Found::Win(Vec::new())
+            } else {
+                Found::Fail
+            };
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            return Found::Stopped;
+        }
+        let key = self.transforms.canonical(pos);
+        if self.failed.contains(&key) {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return Found::Fail;
+        }
+        if !self.viable(pos) {
+            return Found::Fail;
+        }
+        self.nodes.fetch_add(1, Ordering::Relaxed);
+        for j in 0..self.jumps.len() {
+            let (all, fo) = self.jumps[j];
+            if pos & all == fo {
+                path.push(j);
+                match self.dfs(pos ^ all, path) {
+                    Found::Win(w) => {
+                        self.stop.store(true, Ordering::Relaxed);
+                        return Found::Win(w);
+                    }
+                    Found::Stopped => return Found::Stopped,
+                    Found::Fail => {}
+                }
+                path.pop();
+            }
+        }
+        if self.failed.len() >= self.max_entries {
+            self.full.store(true, Ordering::Relaxed);
+            self.stop.store(true, Ordering::Relaxed);
+            return Found::Stopped;
+        }
         self.failed.insert(key);
-        Ok(false)
+        Found::Fail
     }
 }
 

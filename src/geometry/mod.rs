@@ -1,7 +1,7 @@
 //! Geometry: what a board is. Holes on a lattice and their names ([`board`]), the lattices'
 //! directions and maps ([`lattice`]), the symmetry group computed from them ([`symmetry`]),
 //! the legal jumps as bit operations ([`moves`]), bitboard widths ([`bits`]), and the
-//! Merson regions used by lower bounds ([`regions`]). Depends on nothing but [`crate::error`].
+//! Merson regions used by lower bounds ([`regions`]), pagoda functions ([`pagoda`]). Depends on nothing but [`crate::error`].
 //!
 //! ```
 //! use pegsol::geometry::Board;
@@ -14,6 +14,7 @@ pub mod bits;
 pub mod board;
 pub mod lattice;
 pub mod moves;
+pub mod pagoda;
 pub mod regions;
 pub mod symmetry;
 

@@ -643,3 +643,78 @@ fn fewest_moves_tri8_over_all_starts() {
     assert!(report.contains("in 13 moves"), "{report}");
     assert!(report.contains("final position: 1 peg"), "{report}");
 }
+
+/// `solve` with 1 and 2 threads (work units sharing one table of failed positions): every
+/// game found passes `pegsol check` and ends where asked; where there is no game, both
+/// print the same proof. Expected outcomes from published.md: english centre to centre is
+/// solvable, the French board has no one-peg finish from its centre, and G. I. Bell's
+/// impossible pairs on tri:5 include b3 -> a1.
+#[test]
+fn solve_with_one_and_two_threads_passes_check() {
+    let cases: &[(&str, &str, Option<&str>, bool)] = &[
+        // board, start, finish, solvable
+        ("english", "d4", Some("d4"), true),
+        ("english", "d4", None, true),
+        ("tri:5", "a1", None, true),
+        ("tri:5", "a1", Some("a1"), true),
+        ("tri:6", "c5", Some("c5"), true),
+        ("tri:5", "b3", Some("a1"), false),
+        ("french", "d4", None, false),
+        ("boards/hex2.txt", "c3", None, false),
+    ];
+    for &(board, start, finish, solvable) in cases {
+        let mut proofs = Vec::new();
+        for threads in ["1", "2"] {
+            let mut args = vec!["solve", "--board", board, "--hole", start, "-j", threads];
+            if let Some(f) = finish {
+                args.extend(["--finish", f]);
+            }
+            let (text, code) = stdout_of(&args);
+            if !solvable {
+                assert_eq!(code, 1, "{args:?}: {text}");
+                assert!(text.starts_with("no solution"), "{text}");
+                // The proof without its timing.
+                proofs.push(text.split(" (").next().unwrap().to_string());
+                proofs.push(
+                    text.lines()
+                        .nth(1)
+                        .unwrap()
+                        .rsplit_once(" (")
+                        .unwrap()
+                        .0
+                        .to_string(),
+                );
+                continue;
+            }
+            assert_eq!(code, 0, "{args:?}: {text}");
+            let report = check(&text, &[]);
+            let want = match finish {
+                Some(f) => format!("final position: 1 peg ({f})"),
+                None => "final position: 1 peg".to_string(),
+            };
+            assert!(report.contains(&want), "{args:?}: {report}");
+        }
+        if !solvable {
+            assert_eq!(proofs[..2], proofs[2..], "{board} {start} {finish:?}");
+        }
+    }
+}
+
+/// `PEGSOL_TRACE=1` reports the work units and the shared table's hits.
+#[test]
+fn solve_trace_shows_table_hits() {
+    let out = pegsol()
+        .args(["solve", "--board", "english", "--finish", "d4", "-j", "2"])
+        .env("PEGSOL_TRACE", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("work units"), "{err}");
+    let hits: u64 = err
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" table hits"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no table hits in: {err}"));
+    assert!(hits > 0, "{err}");
+}
