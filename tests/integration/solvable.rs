@@ -412,3 +412,96 @@ fn solvable_csv_matches_the_full_sweep_of_3285e25() {
         "too few solvable pairs: {solvable_cases}"
     );
 }
+
+/// `hint` against `solvable`: from the start and a few positions along the best line, every
+/// jump `hint` calls winning leads to a position `solvable` finds winnable with exactly that
+/// many wins, losing jumps to positions with none, and the jumps' wins add up to the
+/// position's. The same answers come from a [`HintCache`] built once at the start, and
+/// through its file.
+#[test]
+fn hints_agree_with_solvable_and_the_cache() {
+    use pegsol::analysis::solvable::HintCache;
+    let mut winning = 0;
+    for (spec, start, finish) in [
+        ("tri:5", "a1", None),
+        ("tri:5", "a3", Some("c3")),
+        ("tri:6", "b3", None),
+        ("tri:6", "a1", Some("a1")),
+    ] {
+        let b = Board::from_spec(spec).unwrap();
+        let s0 = b.start_from_names(&[start.to_string()]).unwrap();
+        let f = Finish::parse(&b, finish).unwrap();
+        let cache = HintCache::build(&b, s0, f, &opts(2)).unwrap();
+        let file = tempfile::NamedTempFile::new().unwrap();
+        cache.write(file.path()).unwrap();
+        let read = HintCache::read(file.path(), &b, f).unwrap();
+        assert_eq!(read, cache);
+        let mut p = s0;
+        for _ in 0..4 {
+            let h = hint(&b, p, f, &opts(1)).unwrap();
+            assert_eq!(h.jumps.iter().map(|j| j.wins).sum::<u128>(), h.wins);
+            if h.wins > 0 {
+                assert_eq!(cache.hint(&b, p).as_ref(), Some(&h), "{spec} {p:b}");
+            }
+            for j in &h.jumps {
+                let child = p ^ j.jump.mask();
+                let s = solvable(&b, child, f, &opts(2)).unwrap();
+                assert_eq!(s.wins, j.wins, "{spec} {start} {finish:?} {:?}", j.jump);
+                assert_eq!(s.layers[0].positions > 0, j.wins > 0);
+                winning += usize::from(j.wins > 0);
+            }
+            match h.jumps.first() {
+                Some(best) if best.wins > 0 => p ^= best.jump.mask(),
+                _ => break,
+            }
+        }
+    }
+    assert!(winning >= 10, "too few winning jumps checked: {winning}");
+}
+
+/// `hint --cache`: written on the first call, read on the next (same answer), refused with
+/// one line and exit 2 for another finish or board.
+#[test]
+fn cli_hint_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("tri5.cache");
+    let run = |board: &str, finish: &str| {
+        pegsol()
+            .args([
+                "hint",
+                "-q",
+                "--board",
+                board,
+                "--position",
+                "a1",
+                "--finish",
+                finish,
+            ])
+            .arg("--cache")
+            .arg(&cache)
+            .output()
+            .unwrap()
+    };
+    let first = run("tri:5", "a1");
+    assert_eq!(first.status.code(), Some(0));
+    assert!(cache.exists());
+    let again = run("tri:5", "a1");
+    assert_eq!(again.stdout, first.stdout);
+    assert!(
+        String::from_utf8_lossy(&first.stdout).contains("a3-a1 (over a2)  3,408 wins"),
+        "{}",
+        String::from_utf8_lossy(&first.stdout)
+    );
+    for (board, finish) in [("tri:5", "any"), ("tri:6", "a1")] {
+        let out = run(board, finish);
+        assert_eq!(out.status.code(), Some(2), "{board} {finish}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("the hint cache is for board tri:5, finish a1"),
+            "{err}"
+        );
+    }
+    std::fs::write(&cache, b"not a cache\n").unwrap();
+    assert_eq!(run("tri:5", "a1").status.code(), Some(2));
+}
