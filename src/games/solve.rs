@@ -310,6 +310,8 @@ struct Dfs<'a, K: Bits> {
     max_entries: usize,
     stop: AtomicBool,
     full: AtomicBool,
+    /// Entries of `failed`, counted by 4096.
+    entries: AtomicUsize,
     hits: AtomicU64,
     pruned: AtomicU64,
     nodes: AtomicU64,
@@ -345,6 +347,7 @@ impl<'a, K: Bits> Dfs<'a, K> {
             max_entries: (max_memory / 16).min(usize::MAX as u64) as usize,
             stop: AtomicBool::new(false),
             full: AtomicBool::new(false),
+            entries: AtomicUsize::new(0),
             hits: AtomicU64::new(0),
             pruned: AtomicU64::new(0),
             nodes: AtomicU64::new(0),
@@ -352,11 +355,9 @@ impl<'a, K: Bits> Dfs<'a, K> {
     }
 
     /// Whether every pagoda function allows `pos` to reach the goal.
-    fn viable(&self, pos: K) -> bool {
+    fn viable(&self, pos: K, tally: &mut Tally) -> bool {
         let ok = self.pagodas.iter().all(|p| p.allows(pos));
-        if !ok {
-            self.pruned.fetch_add(1, Ordering::Relaxed);
-        }
+        tally.pruned += u64::from(!ok);
         ok
     }
 
@@ -371,6 +372,7 @@ impl<'a, K: Bits> Dfs<'a, K> {
             path: Vec::new(),
         }];
         let mut expanded = Vec::new();
+        let mut tally = Tally::default();
         for _ in 0..8 {
             if level.len() >= want {
                 break;
@@ -384,7 +386,7 @@ impl<'a, K: Bits> Dfs<'a, K> {
                     }
                     continue;
                 }
-                if !self.viable(u.pos) {
+                if !self.viable(u.pos, &mut tally) {
                     continue;
                 }
                 expanded.push(self.transforms.canonical(u.pos));
@@ -400,10 +402,12 @@ impl<'a, K: Bits> Dfs<'a, K> {
                 }
             }
             if next.is_empty() {
+                self.add(&tally);
                 return (Ok(next), expanded);
             }
             level = next;
         }
+        self.add(&tally);
         (Ok(level), expanded)
     }
 
@@ -431,7 +435,10 @@ impl<'a, K: Bits> Dfs<'a, K> {
                             break;
                         }
                         let mut path = units[i].path.clone();
-                        if let Found::Win(_) = self.dfs(units[i].pos, &mut path) {
+                        let mut tally = Tally::default();
+                        let found = self.dfs(units[i].pos, &mut path, &mut tally);
+                        self.add(&tally);
+                        if let Found::Win(_) = found {
                             wins.lock().expect("no panic").push((i, path));
                         }
                     }
@@ -492,8 +499,15 @@ impl<'a, K: Bits> Dfs<'a, K> {
         })
     }
 
+    /// Adds a unit's tally to the shared one.
+    fn add(&self, tally: &Tally) {
+        self.hits.fetch_add(tally.hits, Ordering::Relaxed);
+        self.pruned.fetch_add(tally.pruned, Ordering::Relaxed);
+        self.nodes.fetch_add(tally.nodes, Ordering::Relaxed);
+    }
+
     /// Searches from `pos`, pushing the winning jumps onto `path`.
-    fn dfs(&self, pos: K, path: &mut Vec<usize>) -> Found {
+    fn dfs(&self, pos: K, path: &mut Vec<usize>, tally: &mut Tally) -> Found {
         if pos.count_ones() <= self.goal_pegs {
             return if self.goal.is_met(pos.to_u128()) {
                 Found::Win(Vec::new())
@@ -506,18 +520,18 @@ impl<'a, K: Bits> Dfs<'a, K> {
         }
         let key = self.transforms.canonical(pos);
         if self.failed.contains(&key) {
-            self.hits.fetch_add(1, Ordering::Relaxed);
+            tally.hits += 1;
             return Found::Fail;
         }
-        if !self.viable(pos) {
+        if !self.viable(pos, tally) {
             return Found::Fail;
         }
-        self.nodes.fetch_add(1, Ordering::Relaxed);
+        tally.nodes += 1;
         for j in 0..self.jumps.len() {
             let (all, fo) = self.jumps[j];
             if pos & all == fo {
                 path.push(j);
-                match self.dfs(pos ^ all, path) {
+                match self.dfs(pos ^ all, path, tally) {
                     Found::Win(w) => {
                         self.stop.store(true, Ordering::Relaxed);
                         return Found::Win(w);
@@ -528,7 +542,12 @@ impl<'a, K: Bits> Dfs<'a, K> {
                 path.pop();
             }
         }
-        if self.failed.len() >= self.max_entries {
+        // The table's size is checked every 4096 inserts of a unit (`DashSet::len` locks
+        // every shard): the limit may be passed by that much per thread.
+        tally.inserted += 1;
+        if tally.inserted.is_multiple_of(4096)
+            && self.entries.fetch_add(4096, Ordering::Relaxed) + 4096 >= self.max_entries
+        {
             self.full.store(true, Ordering::Relaxed);
             self.stop.store(true, Ordering::Relaxed);
             return Found::Stopped;
@@ -536,6 +555,15 @@ impl<'a, K: Bits> Dfs<'a, K> {
         self.failed.insert(key);
         Found::Fail
     }
+}
+
+/// One unit's counts, added to the shared ones when it ends (no shared counter per node).
+#[derive(Default)]
+struct Tally {
+    inserted: u64,
+    hits: u64,
+    pruned: u64,
+    nodes: u64,
 }
 
 /// The order in which the search tries jumps: first those that take the most weight off
