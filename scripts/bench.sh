@@ -5,7 +5,8 @@
 #   BENCH_TABLES=1 scripts/bench.sh   also times the issue-3 tables (about 4 minutes more)
 #   BENCH_MINMOVES=1 scripts/bench.sh the fewest-moves cases of issue 4 (tri:8: about 5 minutes)
 #   BENCH_DISK=1 scripts/bench.sh     the research-scale sweeps of issue 19 (tri:8 and the french
-#                                     table: hours; their work directories go under ./bench-work)
+#                                     table: hours; each in a temporary work directory)
+#   BENCH_WIEGLEB=1 scripts/bench.sh  also `solve --board wiegleb` (issue 21; no answer in 100 s today)
 # Works from any directory. Timings on a shared machine are noisy: the load average and the
 # CPU time are printed too. Exit code 1 when a case prints a wrong figure (slow is only
 # marked). Without /usr/bin/time, wall time and peak memory come from the "wall time ...,
@@ -25,9 +26,21 @@ CASES=(
   # issue 19: the same english sweep with its layers forced to disk by a 64 MiB budget
   "count english on disk|count --quiet --board english --max-memory 64M|3x:count english centre|256|577,116,156,815,309,849,672"
   # issue 5: solvable, line
-  "solvable english d4|solvable --board english --finish d4 -q|10||solvable up to symmetry     1,679,072"
   "line --pegs 1 --to 30|line --pegs 1 --to 30|10||7 pegs: 16 configurations reducible to one peg, 8 up to reversal"
+  # issue 21: solvable by meeting in the middle, hint, solve
+  "solvable english d4|solvable --board english --finish d4 -q|0.25||solvable up to symmetry     1,679,072"
+  "solvable english any|solvable --board english --finish any -q|2||solvable up to symmetry     1,679,073"
+  "hint english start|hint --board english --finish d4 -q --position d4|0.3||32 pegs, finish d4: 40,861,647,040,079,968 winning jump sequences"
+  "hint english mid-game|hint --board english --finish d4 -q --position=--...--/--...--/oooo.oo/o.o.ooo/o.ooooo/--...--/--...--|0.3||17 pegs, finish d4: 69,160 winning jump sequences"
+  "solve french d2 to d6|solve --board french --hole d2 --finish d6|1||a solution from d2 to one peg d6"
 )
+# issue 21: wiegleb centre to centre, with BENCH_WIEGLEB=1 (did not finish in 100 s on
+# 25 November 2026: the script has no time-out, stop it with Ctrl-C).
+if [ -n "${BENCH_WIEGLEB:-}" ]; then
+  CASES+=(
+    "solve wiegleb|solve --board wiegleb|60||a solution from e5 to one peg"
+  )
+fi
 # issue 3: whole tables (4 minutes together), with BENCH_TABLES=1. @DIR is a fresh directory.
 if [ -n "${BENCH_TABLES:-}" ]; then
   CASES+=(

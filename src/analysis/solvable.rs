@@ -1,7 +1,22 @@
 //! Still-solvable positions: which reachable positions can still be won, and how many
 //! winning continuations each jump keeps.
 //!
-//! Three passes over the layers of the game (layer `j` = positions after `j` jumps):
+//! By default ([`solvable`], [`hint`]) the solvable set is found by **meeting in the
+//! middle** (techniques.md, "Meet in the middle"): a jump played backwards on a position is
+//! a forward jump on its complement, so the positions from which a goal can be reached in
+//! `k` jumps are found by un-jumps from the goals. Layer `j` (positions after `j` jumps)
+//! is grown forward from the start and backward from the goals (one peg in a goal hole of
+//! the start's position class), each side growing the one whose next layer should be the
+//! smaller, until both reach the same layer `m`. There the solvable positions are the
+//! intersection; from there they extend towards the start (parents of solvable positions
+//! that the forward side holds) and towards the goals (children that the backward side
+//! holds). Pagoda functions do not prune here: positions of the middle layers have too many
+//! pegs for them (english centre: not one position fewer; `DESIGN.md`). When nothing is
+//! solvable, the number of layers to report (the longest game plus one) comes from a
+//! forward sweep that keeps only its frontier.
+//!
+//! With [`SolveOptions::reachable`], the reachable counts need the full sweep, and the
+//! analysis runs today's reference passes instead:
 //!
 //! 1. **Forward**: every position reachable from the start, layer by layer, each layer kept
 //!    as [`SHARDS`] sorted vectors of canonical forms (shard chosen by a hash of the key).
@@ -12,8 +27,9 @@
 //!    itself reachable, so this finds every solvable reachable position and no other. It
 //!    touches only solvable positions: english centre has 1.7 million of them up to
 //!    symmetry against 23.5 million reachable.
-//! 3. **Wins**: `W(p)`, the number of jump sequences from `p` to a goal, from the last
-//!    layer back: `W(p) = sum of W(child)` over the jumps of `p` into solvable positions.
+//!
+//! Either way, **wins**: `W(p)`, the number of jump sequences from `p` to a goal, from the
+//! last layer back: `W(p) = sum of W(child)` over the jumps of `p` into solvable positions.
 //!
 //! Symmetry: positions are merged into orbits under `H`, the symmetries of the board that
 //! fix both the start and the set of goal holes. Such a symmetry maps reachable positions
@@ -87,6 +103,9 @@ pub struct SolveOptions {
     pub max_memory: u64,
     /// Show a progress bar on stderr (only drawn when stderr is a terminal).
     pub progress: bool,
+    /// Also count every reachable position ([`SolvableLayer::reachable`]): a full forward
+    /// sweep, many times the work of the solvable set alone (see [`solvable`]).
+    pub reachable: bool,
 }
 
 impl Default for SolveOptions {
@@ -95,6 +114,7 @@ impl Default for SolveOptions {
             threads: 0,
             max_memory: crate::memory::default_budget(),
             progress: false,
+            reachable: false,
         }
     }
 }
@@ -108,10 +128,11 @@ pub struct SolvableLayer {
     pub positions: u64,
     /// The same counted up to the board's symmetry group.
     pub positions_reduced: u64,
-    /// All reachable positions after `jumps` jumps.
-    pub reachable: u64,
+    /// All reachable positions after `jumps` jumps; `None` unless
+    /// [`SolveOptions::reachable`] asked for them.
+    pub reachable: Option<u64>,
     /// The same counted up to the board's symmetry group.
-    pub reachable_reduced: u64,
+    pub reachable_reduced: Option<u64>,
 }
 
 /// What `pegsol solvable` reports for one (board, start, finish).
@@ -142,13 +163,13 @@ impl Solvable {
         self.layers.iter().map(|l| l.positions_reduced).sum()
     }
 
-    /// Reachable positions.
-    pub fn reachable(&self) -> u64 {
+    /// Reachable positions (`None` unless [`SolveOptions::reachable`] asked for them).
+    pub fn reachable(&self) -> Option<u64> {
         self.layers.iter().map(|l| l.reachable).sum()
     }
 
-    /// Reachable positions up to symmetry.
-    pub fn reachable_reduced(&self) -> u64 {
+    /// Reachable positions up to symmetry (`None` unless asked for).
+    pub fn reachable_reduced(&self) -> Option<u64> {
         self.layers.iter().map(|l| l.reachable_reduced).sum()
     }
 }
@@ -166,7 +187,8 @@ pub const SOLVABLE_HEADER: &[&str] = &[
 ];
 
 /// `solvable.csv` for one or more analyses: one row per (analysis, number of jumps),
-/// layers with no solvable position included (their `positions` is 0).
+/// layers with no solvable position included (their `positions` is 0). The `reachable`
+/// columns are empty unless the analysis counted them ([`SolveOptions::reachable`]).
 pub fn csv_file(results: &[Solvable]) -> Result<Vec<u8>> {
     let rows: Vec<Vec<String>> = results
         .iter()
@@ -179,8 +201,8 @@ pub fn csv_file(results: &[Solvable]) -> Result<Vec<u8>> {
                     l.jumps.to_string(),
                     l.positions.to_string(),
                     l.positions_reduced.to_string(),
-                    l.reachable.to_string(),
-                    l.reachable_reduced.to_string(),
+                    l.reachable.map_or(String::new(), |n| n.to_string()),
+                    l.reachable_reduced.map_or(String::new(), |n| n.to_string()),
                 ]
             })
         })
@@ -188,9 +210,40 @@ pub fn csv_file(results: &[Solvable]) -> Result<Vec<u8>> {
     csv_bytes(SOLVABLE_HEADER, &rows)
 }
 
-/// The readable summary `pegsol solvable` prints.
+/// The readable summary `pegsol solvable` prints. Without the reachable counts
+/// ([`SolveOptions::reachable`]) the reachable columns are left out and one line says so.
 pub fn summary_text(s: &Solvable) -> String {
     use thousands::Separable;
+    let (Some(reachable), Some(reachable_reduced)) = (s.reachable(), s.reachable_reduced()) else {
+        let mut out = format!(
+            "board {}, start {}, finish {} ({} pegs)\n\
+             solvable positions          {}\n\
+             solvable up to symmetry     {}\n\
+             winning jump sequences      {}\n\
+             reachable positions         not counted (--reachable: a full forward sweep)\n\
+             per number of jumps:\n\
+             {:>5} {:>14} {:>14}\n",
+            s.board,
+            s.start,
+            s.finish,
+            s.start_pegs,
+            s.positions().separate_with_commas(),
+            s.positions_reduced().separate_with_commas(),
+            s.wins.separate_with_commas(),
+            "jumps",
+            "solvable",
+            "reduced",
+        );
+        for l in &s.layers {
+            out.push_str(&format!(
+                "{:>5} {:>14} {:>14}\n",
+                l.jumps,
+                l.positions.separate_with_commas(),
+                l.positions_reduced.separate_with_commas(),
+            ));
+        }
+        return out;
+    };
     let mut out = format!(
         "board {}, start {}, finish {} ({} pegs)\n\
          solvable positions          {} of {} reachable\n\
@@ -203,9 +256,9 @@ pub fn summary_text(s: &Solvable) -> String {
         s.finish,
         s.start_pegs,
         s.positions().separate_with_commas(),
-        s.reachable().separate_with_commas(),
+        reachable.separate_with_commas(),
         s.positions_reduced().separate_with_commas(),
-        s.reachable_reduced().separate_with_commas(),
+        reachable_reduced.separate_with_commas(),
         s.wins.separate_with_commas(),
         "jumps",
         "solvable",
@@ -214,13 +267,14 @@ pub fn summary_text(s: &Solvable) -> String {
         "reduced",
     );
     for l in &s.layers {
+        let opt = |n: Option<u64>| n.map_or(String::new(), |n| n.separate_with_commas());
         out.push_str(&format!(
             "{:>5} {:>14} {:>14} {:>14} {:>14}\n",
             l.jumps,
             l.positions.separate_with_commas(),
             l.positions_reduced.separate_with_commas(),
-            l.reachable.separate_with_commas(),
-            l.reachable_reduced.separate_with_commas()
+            opt(l.reachable),
+            opt(l.reachable_reduced)
         ));
     }
     out
@@ -246,9 +300,19 @@ pub fn solvable(
 ) -> Result<Solvable> {
     with_pool(opts, || {
         if board.holes() <= 64 {
-            Solver::<u64>::new(board, start, finish, true).solvable(opts)
+            let s = Solver::<u64>::new(board, start, finish, true);
+            if opts.reachable {
+                s.solvable(opts)
+            } else {
+                s.solvable_meet(opts)
+            }
         } else {
-            Solver::<u128>::new(board, start, finish, true).solvable(opts)
+            let s = Solver::<u128>::new(board, start, finish, true);
+            if opts.reachable {
+                s.solvable(opts)
+            } else {
+                s.solvable_meet(opts)
+            }
         }
     })
 }
@@ -287,13 +351,17 @@ pub struct Hint {
 /// assert_eq!(h.jumps.iter().map(|j| j.wins).sum::<u128>(), 29_760);
 /// ```
 pub fn hint(board: &Board, position: Pegs, finish: Finish, opts: &SolveOptions) -> Result<Hint> {
-    with_pool(opts, || {
-        if board.holes() <= 64 {
-            Solver::<u64>::new(board, position, finish, false).hint(opts)
-        } else {
-            Solver::<u128>::new(board, position, finish, false).hint(opts)
-        }
-    })
+    let cache = HintCache::build(board, position, finish, opts)?;
+    Ok(cache.hint(board, position).unwrap_or_else(|| {
+        let mut jumps: Vec<JumpWins> = board
+            .jumps()
+            .iter()
+            .filter(|j| j.is_legal(position))
+            .map(|&jump| JumpWins { jump, wins: 0 })
+            .collect();
+        jumps.sort_by_key(|a| a.jump);
+        Hint { wins: 0, jumps }
+    }))
 }
 
 /// The readable answer of `pegsol hint`.
@@ -622,8 +690,8 @@ impl<'a, K: Bits> Solver<'a, K> {
                     jumps,
                     positions,
                     positions_reduced,
-                    reachable,
-                    reachable_reduced,
+                    reachable: Some(reachable),
+                    reachable_reduced: Some(reachable_reduced),
                 }
             })
             .collect();
@@ -640,36 +708,529 @@ impl<'a, K: Bits> Solver<'a, K> {
         })
     }
 
-    fn hint(&self, opts: &SolveOptions) -> Result<Hint> {
+    /// The goal positions (one peg in a goal hole) in the start's position class (no jump
+    /// changes a position's class: [`crate::games::solve::Classes`]), canonical, as a layer.
+    fn goals(&self) -> Shards<K> {
+        let classes = crate::games::solve::Classes::new(self.board);
+        let class = classes.of(self.start.to_u128());
+        let mut layer: Shards<K> = vec![Vec::new(); SHARDS];
+        for h in 0..self.board.holes() {
+            let p = K::bit(h);
+            if p & self.goal != K::zero() && classes.of(bit(h)) == class {
+                let c = self.transforms_canon_h(p);
+                layer[c.shard(SHARDS)].push(c);
+            }
+        }
+        for t in &mut layer {
+            t.sort_unstable();
+            t.dedup();
+        }
+        layer
+    }
+
+    /// The canonical children (`backward`: parents, by un-jumps) of a layer.
+    fn expand(&self, layer: &Shards<K>, backward: bool) -> Shards<K> {
+        let h = self.moves.subgroup_order();
+        self.step(layer, |pos, out, _: &mut ()| {
+            let img = self.moves.images(pos, h);
+            let mut push = |j| {
+                let c = self.moves.canonical_child(&img, j);
+                out[c.shard(SHARDS)].push(c);
+            };
+            if backward {
+                self.moves.each_unjump(pos, &mut push);
+            } else {
+                self.moves.each_jump(pos, &mut push);
+            }
+        })
+        .0
+    }
+
+    /// The solvable positions of every layer by meeting in the middle: forward from the
+    /// start and backward (un-jumps) from the goals, each side growing its smaller frontier,
+    /// until the two reach the same layer `m`; there the solvable positions are the
+    /// intersection, and from there they extend layer by layer: parents of solvable
+    /// positions that the forward side holds towards the start, children that the backward
+    /// side holds towards the goal.
+    fn meet(&self, opts: &SolveOptions, bar: &indicatif::ProgressBar) -> Result<Meet<K>> {
+        let pegs = self.start.count_ones() as usize;
+        if pegs == 0 {
+            return Ok(Meet::None(1));
+        }
+        let size = |l: &Shards<K>| l.iter().map(Vec::len).sum::<usize>();
+        let last = pegs - 1;
+        let mut first: Shards<K> = vec![Vec::new(); SHARDS];
+        let start = self.transforms_canon_h(self.start);
+        first[start.shard(SHARDS)].push(start);
+        let goals = self.goals();
+        // fwd[j]: layer j; bwd[k]: layer last - k.
+        let mut fwd = vec![first];
+        let mut bwd = vec![goals];
+        let mut held = 0u64;
+        let clock = std::time::Instant::now();
+        let mut empty = size(&fwd[0]) == 0 || size(&bwd[0]) == 0;
+        // The side to grow: the one whose next layer should be the smaller, guessed from
+        // its last layer and its last growth ratio.
+        let guess = |side: &[Shards<K>]| -> f64 {
+            let n = size(&side[side.len() - 1]) as f64;
+            match side.len() {
+                1 => n,
+                k => n * n / (size(&side[k - 2]).max(1) as f64),
+            }
+        };
+        while !empty && fwd.len() - 1 < last - (bwd.len() - 1) {
+            let forward = guess(&fwd) <= guess(&bwd);
+            let next = if forward {
+                self.expand(fwd.last().expect("a layer"), false)
+            } else {
+                self.expand(bwd.last().expect("a layer"), true)
+            };
+            empty = size(&next) == 0;
+            if trace() {
+                eprintln!(
+                    "meet: {} layer {} holds {} positions ({:.2} s)",
+                    if forward { "forward" } else { "backward" },
+                    if forward { fwd.len() } else { last - bwd.len() },
+                    size(&next),
+                    clock.elapsed().as_secs_f64()
+                );
+            }
+            held += (size(&next) * std::mem::size_of::<K>()) as u64;
+            self.check_memory(held, opts, fwd.len() + bwd.len())?;
+            if forward {
+                fwd.push(next);
+            } else {
+                bwd.push(next);
+            }
+            bar.inc(1);
+        }
+        let m = fwd.len() - 1;
+        let middle = if empty {
+            None
+        } else {
+            let f = fwd.pop().expect("the middle layer");
+            let b = bwd.pop().expect("the middle layer");
+            let s = intersect(f, &b);
+            (size(&s) > 0).then_some(s)
+        };
+        let Some(middle) = middle else {
+            drop((fwd, bwd));
+            return Ok(Meet::None(self.depth(opts)?));
+        };
+        let mut solvable: Vec<Shards<K>> = vec![Vec::new(); last + 1];
+        solvable[m] = middle;
+        for j in (0..m).rev() {
+            let f = fwd.pop().expect("a forward layer");
+            solvable[j] = intersect(self.expand(&solvable[j + 1], true), &f);
+            bar.inc(1);
+        }
+        for j in m + 1..=last {
+            let b = bwd.pop().expect("a backward layer");
+            solvable[j] = intersect(self.expand(&solvable[j - 1], false), &b);
+            bar.inc(1);
+        }
+        if trace() {
+            eprintln!(
+                "meet: met at layer {m}; {} solvable positions in all ({:.2} s)",
+                solvable.iter().map(size).sum::<usize>(),
+                clock.elapsed().as_secs_f64()
+            );
+        }
+        Ok(Meet::Solvable(solvable))
+    }
+
+    /// The number of layers of reachable positions (the longest game plus one), by a
+    /// forward sweep that keeps only its frontier: what `solvable` reports as its layers
+    /// when no position is solvable.
+    fn depth(&self, opts: &SolveOptions) -> Result<usize> {
+        let mut layer: Shards<K> = vec![Vec::new(); SHARDS];
+        let start = self.transforms_canon_h(self.start);
+        layer[start.shard(SHARDS)].push(start);
+        let h = self.moves.subgroup_order();
+        let mut depth = 1;
+        loop {
+            let (next, _) = self.step(&layer, |pos, out, _: &mut ()| {
+                let img = self.moves.images(pos, h);
+                self.moves.each_jump(pos, |j| {
+                    let c = self.moves.canonical_child(&img, j);
+                    out[c.shard(SHARDS)].push(c);
+                });
+            });
+            let n: usize = next.iter().map(Vec::len).sum();
+            if n == 0 {
+                return Ok(depth);
+            }
+            self.check_memory((n * std::mem::size_of::<K>()) as u64, opts, depth)?;
+            layer = next;
+            depth += 1;
+        }
+    }
+
+    fn check_memory(&self, held: u64, opts: &SolveOptions, layers: usize) -> Result<()> {
+        if held <= opts.max_memory {
+            return Ok(());
+        }
+        Err(Error::Memory(format!(
+            "{} from {}: keeping {layers} layers of positions needs more than {} (the limit). \
+             Raise --max-memory if the machine has the memory",
+            self.board.name(),
+            self.board.start_name(self.start.to_u128()),
+            crate::memory::human(opts.max_memory)
+        )))
+    }
+
+    /// [`solvable`] by meeting in the middle, without the reachable counts.
+    fn solvable_meet(&self, opts: &SolveOptions) -> Result<Solvable> {
+        let pegs = self.start.count_ones() as usize;
+        let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
+        let (solvable, w0) = match self.meet(opts, &bar)? {
+            Meet::Solvable(solvable) => {
+                let wins = self.wins(&solvable)?;
+                let start = self.transforms_canon_h(self.start);
+                let w0 = Self::contains(&solvable[0], start)
+                    .map_or(0, |at| wins[0][start.shard(SHARDS)][at]);
+                (solvable, w0)
+            }
+            Meet::None(layers) => (vec![vec![Vec::new(); SHARDS]; layers], 0),
+        };
+        bar.finish_and_clear();
+        let layers = solvable
+            .iter()
+            .enumerate()
+            .map(|(jumps, s)| {
+                let (positions, positions_reduced) = self.layer_counts(s);
+                SolvableLayer {
+                    jumps,
+                    positions,
+                    positions_reduced,
+                    reachable: None,
+                    reachable_reduced: None,
+                }
+            })
+            .collect();
+        Ok(Solvable {
+            board: self.board.name().to_string(),
+            start: self.board.start_name(self.start.to_u128()),
+            finish: self.finish.name(self.board),
+            start_pegs: pegs,
+            layers,
+            wins: w0,
+        })
+    }
+
+    /// The solvable positions from the start and their `W`, each layer as (canonical
+    /// position, `W`) sorted by position: what [`HintCache`] keeps.
+    fn table(&self, opts: &SolveOptions) -> Result<Vec<Vec<(Pegs, u128)>>> {
         let pegs = self.start.count_ones() as usize;
         if pegs == 0 {
             return Err(Error::input("the position has no peg"));
         }
         let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
-        let (forward, _) = self.forward(opts, &bar)?;
-        let solvable = self.backward(&forward, &bar);
-        let wins = self.wins(&solvable)?;
-        bar.finish_and_clear();
-        let lookup = |layer: usize, pos: K| -> u128 {
-            if layer >= solvable.len() {
-                return 0;
+        let table = match self.meet(opts, &bar)? {
+            Meet::Solvable(solvable) => {
+                let wins = self.wins(&solvable)?;
+                solvable
+                    .into_par_iter()
+                    .zip(wins)
+                    .map(|(keys, wins)| {
+                        let mut layer: Vec<(Pegs, u128)> = keys
+                            .iter()
+                            .zip(&wins)
+                            .flat_map(|(k, w)| {
+                                k.iter().zip(w).map(|(&k, &w)| (Bits::to_u128(k), w))
+                            })
+                            .collect();
+                        layer.sort_unstable();
+                        layer
+                    })
+                    .collect()
             }
-            let c = self.transforms_canon_h(pos);
-            Self::contains(&solvable[layer], c).map_or(0, |at| wins[layer][c.shard(SHARDS)][at])
+            Meet::None(_) => Vec::new(),
         };
-        let mut jumps = Vec::new();
-        self.moves.each_jump(self.start, |j| {
-            jumps.push(JumpWins {
-                jump: self.board.jumps()[j],
-                wins: lookup(1, self.start ^ self.moves.mask(j)),
-            })
-        });
-        jumps.sort_by(|a, b| b.wins.cmp(&a.wins).then(a.jump.cmp(&b.jump)));
-        Ok(Hint {
-            wins: lookup(0, self.start),
-            jumps,
+        bar.finish_and_clear();
+        Ok(table)
+    }
+}
+
+/// A solvable set and the winning continuations of each of its positions, kept for
+/// [`hint`]s: built once from a position (the start of a game), it answers at once for
+/// every position reachable from there, in a file if wished ([`HintCache::write`],
+/// [`HintCache::read`]). Positions are kept in canonical form under the symmetries that
+/// fix the goal.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let cache = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+/// let h = cache.hint(&b, b.default_start()).unwrap();
+/// assert_eq!(h.wins, 29_760); // published: tri:5 from a1
+/// // After the best jump, the cache still knows the answer.
+/// let next = b.default_start() ^ h.jumps[0].jump.mask();
+/// assert_eq!(cache.hint(&b, next).unwrap().wins, h.jumps[0].wins);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HintCache {
+    /// Which board and goal: [`HintCache::identity`].
+    identity: String,
+    /// The position the cache was built from.
+    start: Pegs,
+    goal: Pegs,
+    /// Layer `j`: the solvable positions `j` jumps after the start, sorted, with their `W`.
+    layers: Vec<Vec<(Pegs, u128)>>,
+}
+
+/// The first line of a hint cache file.
+const CACHE_MAGIC: &str = "pegsol hint cache 1";
+
+impl HintCache {
+    /// The solvable positions from `position` (ending on `finish`) and their wins.
+    pub fn build(
+        board: &Board,
+        position: Pegs,
+        finish: Finish,
+        opts: &SolveOptions,
+    ) -> Result<HintCache> {
+        let layers = with_pool(opts, || {
+            if board.holes() <= 64 {
+                Solver::<u64>::new(board, position, finish, false).table(opts)
+            } else {
+                Solver::<u128>::new(board, position, finish, false).table(opts)
+            }
+        })?;
+        Ok(HintCache {
+            identity: Self::identity(board, finish),
+            start: position,
+            goal: finish.mask(board),
+            layers,
         })
     }
+
+    /// The board (name, holes, lattice, jumps) and the goal a cache belongs to, as one line.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// assert!(HintCache::identity(&b, Finish::Any).starts_with("board tri:5, finish any"));
+    /// ```
+    pub fn identity(board: &Board, finish: Finish) -> String {
+        format!(
+            "board {}, finish {}, {} holes on the {} lattice at {:?}, {} jumps",
+            board.name(),
+            finish.name(board),
+            board.holes(),
+            board.lattice().name(),
+            board.cells(),
+            board.jumps().len()
+        )
+    }
+
+    /// Solvable positions kept.
+    pub fn len(&self) -> usize {
+        self.layers.iter().map(Vec::len).sum()
+    }
+
+    /// Whether no position is solvable from the cache's start.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// `W` of `pos` when the cache knows it: `Some(0)` for a position reachable from the
+    /// cache's start (it has a solvable parent... or none, as far as the cache can tell, see
+    /// [`HintCache::hint`]) is never returned; `None` when `pos` is not a kept position.
+    fn wins_of(&self, board: &Board, pos: Pegs) -> Option<u128> {
+        let start_pegs = self.start.count_ones();
+        let pegs = pos.count_ones();
+        if pegs > start_pegs {
+            return None;
+        }
+        let layer = self.layers.get((start_pegs - pegs) as usize)?;
+        let key = board
+            .symmetries()
+            .iter()
+            .filter(|s| board.transform(s, self.goal) == self.goal)
+            .map(|s| board.transform(s, pos))
+            .min()
+            .unwrap_or(pos);
+        layer
+            .binary_search_by(|&(k, _)| k.cmp(&key))
+            .ok()
+            .map(|i| layer[i].1)
+    }
+
+    /// The hint for `position` when it is one of the cache's solvable positions (reachable
+    /// from the cache's start and winnable): then every solvable child is kept too, and a
+    /// child not kept loses. `None` for any other position (lost, or not reachable from the
+    /// cache's start): [`hint`] answers those.
+    pub fn hint(&self, board: &Board, position: Pegs) -> Option<Hint> {
+        let wins = self.wins_of(board, position)?;
+        let mut jumps: Vec<JumpWins> = board
+            .jumps()
+            .iter()
+            .filter(|j| j.is_legal(position))
+            .map(|&jump| JumpWins {
+                jump,
+                wins: self.wins_of(board, position ^ jump.mask()).unwrap_or(0),
+            })
+            .collect();
+        jumps.sort_by(|a, b| b.wins.cmp(&a.wins).then(a.jump.cmp(&b.jump)));
+        Some(Hint { wins, jumps })
+    }
+
+    /// The cache as bytes: a text header (magic line, identity, start, number of layers),
+    /// then per layer its length and (position, `W`) pairs as little-endian `u128`s.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = format!(
+            "{CACHE_MAGIC}\n{}\nstart {} goal {} layers {}\n",
+            self.identity,
+            self.start,
+            self.goal,
+            self.layers.len()
+        )
+        .into_bytes();
+        out.reserve(self.len() * 32 + self.layers.len() * 8);
+        for layer in &self.layers {
+            out.extend_from_slice(&(layer.len() as u64).to_le_bytes());
+            for &(k, w) in layer {
+                out.extend_from_slice(&k.to_le_bytes());
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Reads a cache written by [`HintCache::to_bytes`], refusing one of another board or
+    /// goal than `board` and `finish`, or a damaged one.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert_eq!(HintCache::from_bytes(&c.to_bytes(), &b, Finish::Any).unwrap(), c);
+    /// let a1 = Finish::Hole(b.hole("a1").unwrap());
+    /// assert!(HintCache::from_bytes(&c.to_bytes(), &b, a1).is_err());
+    /// ```
+    pub fn from_bytes(bytes: &[u8], board: &Board, finish: Finish) -> Result<HintCache> {
+        let damaged = || Error::input("not a pegsol hint cache, or a damaged one");
+        let mut rest = bytes;
+        let mut line = || -> Result<String> {
+            let end = rest.iter().position(|&b| b == b'\n').ok_or_else(damaged)?;
+            let text = std::str::from_utf8(&rest[..end]).map_err(|_| damaged())?;
+            rest = &rest[end + 1..];
+            Ok(text.to_string())
+        };
+        if line()? != CACHE_MAGIC {
+            return Err(damaged());
+        }
+        let identity = line()?;
+        let want = Self::identity(board, finish);
+        if identity != want {
+            let short = |s: &str| s.split(", ").take(2).collect::<Vec<_>>().join(", ");
+            return Err(Error::input(format!(
+                "the hint cache is for {}, not {}{}",
+                short(&identity),
+                short(&want),
+                if short(&identity) == short(&want) {
+                    " (the board file changed)"
+                } else {
+                    ""
+                }
+            )));
+        }
+        let numbers: Vec<u128> = line()?
+            .split(' ')
+            .skip(1)
+            .step_by(2)
+            .map(|x| x.parse().map_err(|_| damaged()))
+            .collect::<Result<_>>()?;
+        let [start, goal, count] = numbers[..] else {
+            return Err(damaged());
+        };
+        let mut layers = Vec::new();
+        for _ in 0..count {
+            let n = u64::from_le_bytes(
+                rest.get(..8)
+                    .ok_or_else(damaged)?
+                    .try_into()
+                    .expect("8 bytes"),
+            ) as usize;
+            rest = &rest[8..];
+            let body = rest
+                .get(..n.checked_mul(32).ok_or_else(damaged)?)
+                .ok_or_else(damaged)?;
+            let word = |c: &[u8]| u128::from_le_bytes(c.try_into().expect("16 bytes"));
+            let layer: Vec<(Pegs, u128)> = body
+                .chunks_exact(32)
+                .map(|c| (word(&c[..16]), word(&c[16..])))
+                .collect();
+            if !layer.is_sorted() {
+                return Err(damaged());
+            }
+            layers.push(layer);
+            rest = &rest[n * 32..];
+        }
+        if !rest.is_empty() {
+            return Err(damaged());
+        }
+        Ok(HintCache {
+            identity,
+            start,
+            goal,
+            layers,
+        })
+    }
+
+    /// Writes the cache to `path` (through a temporary file, renamed at the end).
+    pub fn write(&self, path: &std::path::Path) -> Result<()> {
+        let fail =
+            |e: std::io::Error| Error::input(format!("cannot write {}: {e}", path.display()));
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => std::path::Path::new("."),
+        };
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+        std::io::Write::write_all(&mut tmp, &self.to_bytes()).map_err(fail)?;
+        tmp.persist(path).map_err(|e| fail(e.error))?;
+        Ok(())
+    }
+
+    /// Reads the cache in `path` ([`HintCache::from_bytes`]).
+    pub fn read(path: &std::path::Path, board: &Board, finish: Finish) -> Result<HintCache> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| Error::input(format!("cannot read {}: {e}", path.display())))?;
+        Self::from_bytes(&bytes, board, finish)
+            .map_err(|e| Error::input(format!("{}: {e}", path.display())))
+    }
+}
+
+/// Whether `PEGSOL_TRACE` is set: the passes then report their layers on stderr.
+fn trace() -> bool {
+    std::env::var_os("PEGSOL_TRACE").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// What meeting in the middle finds.
+enum Meet<K> {
+    /// The solvable positions of every layer from the start's to the goal's.
+    Solvable(Vec<Shards<K>>),
+    /// No position is solvable; the number of layers of reachable positions.
+    None(usize),
+}
+
+/// The keys of `a` that `b` holds, shard by shard (both sorted).
+fn intersect<K: Bits>(a: Shards<K>, b: &Shards<K>) -> Shards<K> {
+    a.into_par_iter()
+        .zip(b.par_iter())
+        .map(|(mut p, f)| {
+            let mut k = 0;
+            p.retain(|x| {
+                while k < f.len() && f[k] < *x {
+                    k += 1;
+                }
+                k < f.len() && f[k] == *x
+            });
+            p.shrink_to_fit();
+            p
+        })
+        .collect()
 }
 
 /// Nonzero keys and their `W`: open addressing with linear probing, at most half full,

@@ -6,6 +6,7 @@ use crate::analysis::solvable;
 use crate::error::Result;
 use crate::geometry::board::Board;
 use clap::Args;
+use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub(super) struct HintArgs {
@@ -19,6 +20,11 @@ pub(super) struct HintArgs {
     /// Where the last peg must stand (a hole name, or `any`). Default: any hole.
     #[arg(long, value_name = "CELL")]
     finish: Option<String>,
+    /// Keep the solvable set in FILE: read it when FILE exists (refused, exit 2, when it
+    /// belongs to another board or finish), else compute it from this position and write
+    /// it. Every later position of the same game is then answered from the file at once.
+    #[arg(long, value_name = "FILE")]
+    cache: Option<PathBuf>,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -32,8 +38,25 @@ pub(super) fn run(args: HintArgs) -> Result<i32> {
         threads: args.run.threads,
         max_memory: args.run.max_memory(),
         progress: !args.run.quiet,
+        reachable: false,
     };
-    let h = solvable::hint(&board, position, finish, &opts)?;
+    let h = match &args.cache {
+        None => solvable::hint(&board, position, finish, &opts)?,
+        Some(path) => {
+            let cache = if path.exists() {
+                solvable::HintCache::read(path, &board, finish)?
+            } else {
+                let cache = solvable::HintCache::build(&board, position, finish, &opts)?;
+                cache.write(path)?;
+                cache
+            };
+            match cache.hint(&board, position) {
+                Some(h) => h,
+                // Not a solvable position reachable from the cache's start: ask directly.
+                None => solvable::hint(&board, position, finish, &opts)?,
+            }
+        }
+    };
     print(&solvable::hint_text(&board, position, finish, &h));
     Ok(0)
 }

@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use pegsol::count::disk::{Identity, ShardWriter, ShardReader};
-//! let dir = tempfile::tempdir()?;
+//! let dir = tempfile::tempdir().unwrap();
 //! let id = Identity::new("tri:5 (test)", &[1, 2], "u32 keys");
 //! let path = dir.path().join("shard-00");
 //! let mut w = ShardWriter::create(&path, &id, 3, 0)?;

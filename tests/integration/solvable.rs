@@ -13,6 +13,14 @@ fn opts(threads: usize) -> SolveOptions {
     }
 }
 
+/// With the reachable counts: the full forward sweep, today's reference path.
+fn full(threads: usize) -> SolveOptions {
+    SolveOptions {
+        reachable: true,
+        ..opts(threads)
+    }
+}
+
 /// published.md, English board: "Reachable positions from which a one-peg finish at the
 /// centre is still possible: 1,679,072 up to symmetry (OEIS A112738: 1, 1, 2, 8, 38, 164,
 /// ...)"; "Wins finishing at the centre d4: 40,861,647,040,079,968"; reachable positions
@@ -21,14 +29,18 @@ fn opts(threads: usize) -> SolveOptions {
 fn english_centre_to_centre_matches_a112738() {
     let b = Board::from_spec("english").unwrap();
     let d4 = b.hole("d4").unwrap();
-    let s = solvable(&b, b.default_start(), Finish::Hole(d4), &opts(0)).unwrap();
+    let s = solvable(&b, b.default_start(), Finish::Hole(d4), &full(0)).unwrap();
     assert_eq!(s.positions_reduced(), 1_679_072);
     let per_jump: Vec<u64> = s.layers.iter().map(|l| l.positions_reduced).collect();
     assert_eq!(per_jump[..6], [1, 1, 2, 8, 38, 164]);
     assert_eq!(s.wins, 40_861_647_040_079_968);
-    assert_eq!(s.reachable_reduced(), 23_475_688);
-    assert_eq!(s.reachable(), 187_636_299);
-    let reach: Vec<u64> = s.layers.iter().map(|l| l.reachable_reduced).collect();
+    assert_eq!(s.reachable_reduced(), Some(23_475_688));
+    assert_eq!(s.reachable(), Some(187_636_299));
+    let reach: Vec<u64> = s
+        .layers
+        .iter()
+        .map(|l| l.reachable_reduced.unwrap())
+        .collect();
     assert_eq!(reach[..6], [1, 1, 2, 8, 39, 171]);
     // Centre to centre is its own reverse: layer j and layer 31 - j correspond by
     // complementing the board, so the solvable counts are a palindrome.
@@ -48,7 +60,7 @@ fn tri5_wins_match_published_and_engine() {
         ("b3", 1_550, 0),
     ] {
         let s0 = b.start_from_names(&[start.to_string()]).unwrap();
-        let any = solvable(&b, s0, Finish::Any, &opts(2)).unwrap();
+        let any = solvable(&b, s0, Finish::Any, &full(2)).unwrap();
         assert_eq!(any.wins, wins, "{start}");
         let h = b.hole(start).unwrap();
         assert_eq!(
@@ -56,8 +68,8 @@ fn tri5_wins_match_published_and_engine() {
             home
         );
         let counts = common::run("tri:5", &[start], 2);
-        assert_eq!(any.reachable(), counts.positions());
-        assert_eq!(any.reachable_reduced(), counts.positions_reduced());
+        assert_eq!(any.reachable(), Some(counts.positions()));
+        assert_eq!(any.reachable_reduced(), Some(counts.positions_reduced()));
         for hole in 0..b.holes() {
             let s = solvable(&b, s0, Finish::Hole(hole), &opts(1)).unwrap();
             assert_eq!(
@@ -153,14 +165,14 @@ fn check_against_brute(spec: &str, start: &str, finish: Option<&str>) {
     let f = Finish::parse(&b, finish).unwrap();
     let (rows, w) = brute(&b, s0, f.mask(&b));
     for threads in [1, 2] {
-        let s = solvable(&b, s0, f, &opts(threads)).unwrap();
+        let s = solvable(&b, s0, f, &full(threads)).unwrap();
         let got: Vec<[u64; 4]> = s
             .layers
             .iter()
             .map(|l| {
                 [
-                    l.reachable,
-                    l.reachable_reduced,
+                    l.reachable.unwrap(),
+                    l.reachable_reduced.unwrap(),
                     l.positions,
                     l.positions_reduced,
                 ]
@@ -168,6 +180,17 @@ fn check_against_brute(spec: &str, start: &str, finish: Option<&str>) {
             .collect();
         assert_eq!(got, rows, "{spec} {start} -> {finish:?}");
         assert_eq!(s.wins, w, "{spec} {start} -> {finish:?}");
+        // Meeting in the middle: the same solvable counts and wins, no reachable counts.
+        let m = solvable(&b, s0, f, &opts(threads)).unwrap();
+        let solv: Vec<[u64; 2]> = m
+            .layers
+            .iter()
+            .map(|l| [l.positions, l.positions_reduced])
+            .collect();
+        let want: Vec<[u64; 2]> = rows.iter().map(|r| [r[2], r[3]]).collect();
+        assert_eq!(solv, want, "meet: {spec} {start} -> {finish:?}");
+        assert_eq!(m.wins, w, "meet: {spec} {start} -> {finish:?}");
+        assert!(m.layers.iter().all(|l| l.reachable.is_none()));
     }
 }
 
@@ -291,7 +314,8 @@ fn cli_solvable_writes_csv_independent_of_threads() {
         lines.next().unwrap(),
         "board,start,finish,jumps,positions,positions_reduced,reachable,reachable_reduced"
     );
-    assert_eq!(lines.next().unwrap(), "tri:5,a1,a1,0,1,1,1,1");
+    // Without --reachable the reachable columns are empty.
+    assert_eq!(lines.next().unwrap(), "tri:5,a1,a1,0,1,1,,");
     assert_eq!(lines.count(), 13);
 }
 
@@ -319,4 +343,165 @@ fn cli_hint_and_bad_input() {
         .args(["hint", "--board", "tri:5", "--position", "./oo"])
         .assert()
         .code(2);
+}
+
+/// `solvable.csv` as the full forward sweep wrote it at 3285e25, before `solvable` met in the
+/// middle (tests/data/solvable/README.md), against today's: byte for byte with
+/// `--reachable`, and the same rows with empty reachable columns without it. Solvable and
+/// unsolvable pairs on tri:5, tri:6, tri:7 and english.
+#[test]
+fn solvable_csv_matches_the_full_sweep_of_3285e25() {
+    let cases: &[(&str, &str, &str, &str, bool)] = &[
+        // file, board, start, finish ("" = any), also with --reachable
+        ("tri5-a1-any", "tri:5", "a1", "", true),
+        ("tri5-b3-a1", "tri:5", "b3", "a1", true),
+        ("tri5-a3-c3", "tri:5", "a3", "c3", true),
+        ("tri6-b3-any", "tri:6", "b3", "", true),
+        ("tri6-a1-a1", "tri:6", "a1", "a1", true),
+        ("tri6-c5-f6", "tri:6", "c5", "f6", true),
+        ("tri7-a1-any", "tri:7", "a1", "", false),
+        ("tri7-d7-a1", "tri:7", "d7", "a1", false),
+        ("english-d4-d4", "english", "d4", "d4", false),
+        ("english-d4-c4", "english", "d4", "c4", false),
+    ];
+    let mut solvable_cases = 0;
+    for &(file, board, start, finish, reachable) in cases {
+        let want = std::fs::read_to_string(format!("tests/data/solvable/{file}.csv")).unwrap();
+        let blank = |csv: &str| -> String {
+            csv.lines()
+                .enumerate()
+                .map(|(i, l)| {
+                    if i == 0 {
+                        return format!("{l}\n");
+                    }
+                    let f: Vec<&str> = l.split(',').collect();
+                    format!("{},,\n", f[..6].join(","))
+                })
+                .collect()
+        };
+        solvable_cases += usize::from(
+            want.lines()
+                .skip(1)
+                .any(|l| l.split(',').nth(4) != Some("0")),
+        );
+        for with_reachable in [false, true] {
+            if with_reachable && !reachable {
+                continue;
+            }
+            let dir = tempfile::tempdir().unwrap();
+            let mut cmd = pegsol();
+            cmd.args(["solvable", "-q", "--board", board, "--hole", start, "--csv"])
+                .arg(dir.path());
+            if !finish.is_empty() {
+                cmd.args(["--finish", finish]);
+            }
+            if with_reachable {
+                cmd.arg("--reachable");
+            }
+            cmd.assert().success();
+            let got = std::fs::read_to_string(dir.path().join("solvable.csv")).unwrap();
+            if with_reachable {
+                assert_eq!(got, want, "{file} --reachable");
+            } else {
+                assert_eq!(got, blank(&want), "{file}");
+            }
+        }
+    }
+    assert!(
+        solvable_cases >= 4,
+        "too few solvable pairs: {solvable_cases}"
+    );
+}
+
+/// `hint` against `solvable`: from the start and a few positions along the best line, every
+/// jump `hint` calls winning leads to a position `solvable` finds winnable with exactly that
+/// many wins, losing jumps to positions with none, and the jumps' wins add up to the
+/// position's. The same answers come from a [`HintCache`] built once at the start, and
+/// through its file.
+#[test]
+fn hints_agree_with_solvable_and_the_cache() {
+    use pegsol::analysis::solvable::HintCache;
+    let mut winning = 0;
+    for (spec, start, finish) in [
+        ("tri:5", "a1", None),
+        ("tri:5", "a3", Some("c3")),
+        ("tri:6", "b3", None),
+        ("tri:6", "a1", Some("a1")),
+    ] {
+        let b = Board::from_spec(spec).unwrap();
+        let s0 = b.start_from_names(&[start.to_string()]).unwrap();
+        let f = Finish::parse(&b, finish).unwrap();
+        let cache = HintCache::build(&b, s0, f, &opts(2)).unwrap();
+        let file = tempfile::NamedTempFile::new().unwrap();
+        cache.write(file.path()).unwrap();
+        let read = HintCache::read(file.path(), &b, f).unwrap();
+        assert_eq!(read, cache);
+        let mut p = s0;
+        for _ in 0..4 {
+            let h = hint(&b, p, f, &opts(1)).unwrap();
+            assert_eq!(h.jumps.iter().map(|j| j.wins).sum::<u128>(), h.wins);
+            if h.wins > 0 {
+                assert_eq!(cache.hint(&b, p).as_ref(), Some(&h), "{spec} {p:b}");
+            }
+            for j in &h.jumps {
+                let child = p ^ j.jump.mask();
+                let s = solvable(&b, child, f, &opts(2)).unwrap();
+                assert_eq!(s.wins, j.wins, "{spec} {start} {finish:?} {:?}", j.jump);
+                assert_eq!(s.layers[0].positions > 0, j.wins > 0);
+                winning += usize::from(j.wins > 0);
+            }
+            match h.jumps.first() {
+                Some(best) if best.wins > 0 => p ^= best.jump.mask(),
+                _ => break,
+            }
+        }
+    }
+    assert!(winning >= 10, "too few winning jumps checked: {winning}");
+}
+
+/// `hint --cache`: written on the first call, read on the next (same answer), refused with
+/// one line and exit 2 for another finish or board.
+#[test]
+fn cli_hint_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("tri5.cache");
+    let run = |board: &str, finish: &str| {
+        pegsol()
+            .args([
+                "hint",
+                "-q",
+                "--board",
+                board,
+                "--position",
+                "a1",
+                "--finish",
+                finish,
+            ])
+            .arg("--cache")
+            .arg(&cache)
+            .output()
+            .unwrap()
+    };
+    let first = run("tri:5", "a1");
+    assert_eq!(first.status.code(), Some(0));
+    assert!(cache.exists());
+    let again = run("tri:5", "a1");
+    assert_eq!(again.stdout, first.stdout);
+    assert!(
+        String::from_utf8_lossy(&first.stdout).contains("a3-a1 (over a2)  3,408 wins"),
+        "{}",
+        String::from_utf8_lossy(&first.stdout)
+    );
+    for (board, finish) in [("tri:5", "any"), ("tri:6", "a1")] {
+        let out = run(board, finish);
+        assert_eq!(out.status.code(), Some(2), "{board} {finish}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("the hint cache is for board tri:5, finish a1"),
+            "{err}"
+        );
+    }
+    std::fs::write(&cache, b"not a cache\n").unwrap();
+    assert_eq!(run("tri:5", "a1").status.code(), Some(2));
 }
