@@ -585,21 +585,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 });
             });
             // Keep the parents that are reachable: a sorted intersection per shard.
-            layers[j] = parents
-                .into_par_iter()
-                .zip(forward[j].par_iter())
-                .map(|(mut p, f)| {
-                    let mut k = 0;
-                    p.retain(|x| {
-                        while k < f.len() && f[k] < *x {
-                            k += 1;
-                        }
-                        k < f.len() && f[k] == *x
-                    });
-                    p.shrink_to_fit();
-                    p
-                })
-                .collect();
+            layers[j] = intersect(parents, &forward[j]);
             bar.inc(1);
         }
         layers
