@@ -684,14 +684,19 @@ impl<'a, K: Bits> Solver<'a, K> {
         let start = self.transforms_canon_h(self.start);
         let w0 =
             Self::contains(&solvable[0], start).map_or(0, |at| wins[0][start.shard(SHARDS)][at]);
-        Ok(Solvable {
+        Ok(self.result(pegs, layers, w0))
+    }
+
+    /// The answer: the layers' counts and the winning sequences from the start.
+    fn result(&self, pegs: usize, layers: Vec<SolvableLayer>, w0: u128) -> Solvable {
+        Solvable {
             board: self.board.name().to_string(),
             start: self.board.start_name(self.start.to_u128()),
             finish: self.finish.name(self.board),
             start_pegs: pegs,
             layers,
             wins: w0,
-        })
+        }
     }
 
     /// The goal positions (one peg in a goal hole) in the start's position class (no jump
@@ -894,14 +899,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 }
             })
             .collect();
-        Ok(Solvable {
-            board: self.board.name().to_string(),
-            start: self.board.start_name(self.start.to_u128()),
-            finish: self.finish.name(self.board),
-            start_pegs: pegs,
-            layers,
-            wins: w0,
-        })
+        Ok(self.result(pegs, layers, w0))
     }
 
     /// The solvable positions from the start and their `W`, each layer as (canonical

@@ -201,9 +201,7 @@ impl<K: Key, L: Lane, const N: usize> Shard<K, L, N> {
     /// Bytes held by both maps (the slots of `low`; entry plus control byte per slot of
     /// `high`).
     fn bytes(&self) -> u64 {
-        let low = std::mem::size_of::<(K, [L; N])>();
-        let high = std::mem::size_of::<(K, [u128; N])>() + 1;
-        (self.low.capacity() * low + self.high.capacity() * high) as u64
+        map_bytes::<K, L, N>(self.low.capacity(), self.high.capacity())
     }
 
     /// Adds each `(key, lo)` of `entries` with [`Shard::add_low`], fetching the slots of
@@ -282,9 +280,7 @@ impl<K: Key, L: Lane, const N: usize> Frozen<K, L, N> {
     }
 
     fn bytes(&self) -> u64 {
-        let low = std::mem::size_of::<(K, [L; N])>();
-        let high = std::mem::size_of::<(K, [u128; N])>() + 1;
-        (self.low.capacity() * low + self.high.capacity() * high) as u64
+        map_bytes::<K, L, N>(self.low.capacity(), self.high.capacity())
     }
 
     /// Takes every `(position, counts)` out, leaving the shard empty.
@@ -1547,6 +1543,12 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             .collect::<Vec<_>>()
             .join(", ")
     }
+}
+
+/// Bytes of a shard's maps: `low` entries with their low parts, `high` slots of the sparse
+/// map of high parts (entry plus control byte).
+fn map_bytes<K, L, const N: usize>(low: usize, high: usize) -> u64 {
+    (low * size_of::<(K, [L; N])>() + high * (size_of::<(K, [u128; N])>() + 1)) as u64
 }
 
 /// Adds the children in `pool` to `tables`, the shards from `offset` on: one task per shard.
