@@ -275,11 +275,6 @@ impl ShardReader {
         })
     }
 
-    /// Entries in the file.
-    pub fn entries(&self) -> u64 {
-        self.header.entries
-    }
-
     fn corrupt(&self, why: &str) -> Error {
         Error::Disk(format!(
             "{} is not a usable layer file ({why}); remove the work directory to start over",

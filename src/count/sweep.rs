@@ -1024,7 +1024,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         opts: &CountOptions,
     ) -> Result<(Current<C::S, L, N>, usize)> {
         let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
-        let batch = (2 * rayon::current_num_threads()).clamp(4, SHARDS);
+        let batch = batch_units();
         // Children buffers, one set per unit of a batch, reused across batches and layers.
         let mut pool: Vec<Vec<Out<C::S, L, N>>> =
             (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();
@@ -1426,7 +1426,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     ) -> Result<Option<(Vec<Written>, u64, Option<(LayerAcc<N>, [u64; N])>)>> {
         let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
         let key_bytes = size_of::<C::S>();
-        let batch = (2 * rayon::current_num_threads()).clamp(4, SHARDS);
+        let batch = batch_units();
         // Entries read per unit per round: the children of a round, about 8 an entry in
         // the pass's share of shards, within an eighth of the budget.
         let child_bytes = 8 * entry_bytes * range.len() as u64 / SHARDS as u64;
@@ -1543,6 +1543,11 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             .collect::<Vec<_>>()
             .join(", ")
     }
+}
+
+/// Work units expanded at once: two per thread, at least 4, at most every shard.
+fn batch_units() -> usize {
+    (2 * rayon::current_num_threads()).clamp(4, SHARDS)
 }
 
 /// Bytes of a shard's maps: `low` entries with their low parts, `high` slots of the sparse
