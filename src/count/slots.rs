@@ -53,7 +53,7 @@ impl<T: ConstZero + Copy, const N: usize> Value for [T; N] {
 }
 
 /// The most slots a table fills, as a fraction `numerator / denominator`, before it grows.
-const MAX_LOAD: (usize, usize) = (4, 5);
+pub(crate) const MAX_LOAD: (usize, usize) = (4, 5);
 
 /// An open-addressing map from `K` to `V`, whose missing values read as `V::ZERO`.
 #[derive(Debug)]

@@ -25,7 +25,7 @@
 use crate::count::disk::{
     self, Identity, LayerFiles, Progress, ShardReader, ShardWriter, Work, Written,
 };
-use crate::count::slots::{SlotKey, Slots};
+use crate::count::slots::{self, SlotKey, Slots};
 use crate::count::stats::{Counts, Layer};
 use crate::error::{Error, Result, add};
 use crate::geometry::bits::Bits;
@@ -81,6 +81,75 @@ macro_rules! lanes {
     )*};
 }
 lanes!(u32 u64);
+
+/// A 64-bit lane stored at 4-byte alignment: beside a 4-byte key an entry takes 12 bytes
+/// where `(u32, [u64; 1])` takes 16, so the wide phase of a sweep holds a quarter less and a
+/// layer on disk needs fewer passes (DESIGN.md, "Layers on disk"). The wide lanes of every
+/// sweep; an entry that straddles two cache lines has both fetched ([`Slots::prefetch`]).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[repr(C, packed(4))]
+struct Wide(u64);
+
+impl Debug for Wide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let v = self.0;
+        v.fmt(f)
+    }
+}
+
+impl Ord for Wide {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let (a, b) = (self.0, other.0);
+        a.cmp(&b)
+    }
+}
+
+impl PartialOrd for Wide {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::ops::Add for Wide {
+    type Output = Wide;
+    fn add(self, other: Wide) -> Wide {
+        let (a, b) = (self.0, other.0);
+        Wide(a + b)
+    }
+}
+
+impl num_traits::Zero for Wide {
+    fn zero() -> Self {
+        Wide(0)
+    }
+    fn is_zero(&self) -> bool {
+        let v = self.0;
+        v == 0
+    }
+}
+
+impl num_traits::ConstZero for Wide {
+    const ZERO: Self = Wide(0);
+}
+
+impl Lane for Wide {
+    const BITS: u32 = u64::BITS;
+    #[inline]
+    fn low(x: u128) -> Self {
+        Wide(x as u64)
+    }
+    #[inline]
+    fn wide(self) -> u128 {
+        let v = self.0;
+        v.into()
+    }
+    #[inline]
+    fn add(self, other: Self) -> (Self, bool) {
+        let (a, b) = (self.0, other.0);
+        let (sum, carry) = a.overflowing_add(b);
+        (Wide(sum), carry)
+    }
+}
 
 /// A key as a shard's table stores it (hashed also by the sparse map of high parts), and
 /// as a layer file keeps it: its low `size_of::<Self>()` bytes.
@@ -630,6 +699,24 @@ impl<S: Key, L: Lane, const N: usize> Current<S, L, N> {
 }
 
 /// The guess of the next layer's entries from the growth of the last.
+/// The passes of a layer on disk ([`Sweep::disk_layer`]), as ranges of next-layer shards,
+/// last pass first: the next layer's tables, `guess` entries of `entry_bytes` each with the
+/// slack of the load factor and a tenth for a low guess, split into as few passes of about
+/// equal size as fit seven eighths of `budget` (the children buffers and reading chunks take
+/// the rest).
+fn pass_ranges(guess: u64, entry_bytes: u64, budget: u64) -> Vec<Range<usize>> {
+    let (num, den) = slots::MAX_LOAD;
+    let tables = guess as u128 * entry_bytes as u128 * den as u128 * 11 / (num as u128 * 10);
+    let room = u128::from((budget - budget / 8).max(1));
+    let passes = tables.div_ceil(room).clamp(1, SHARDS as u128) as usize;
+    let per_pass = SHARDS.div_ceil(passes);
+    (0..SHARDS)
+        .step_by(per_pass)
+        .map(|a| a..(a + per_pass).min(SHARDS))
+        .rev()
+        .collect()
+}
+
 fn guess_next(entries: u64, previous: usize) -> u64 {
     if previous == 0 {
         entries.saturating_mul(8)
@@ -940,7 +1027,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         };
         // Narrow lanes while carries are rare, then wide ones; not where narrow lanes would
         // only be padding.
-        let can_narrow = size_of::<(C::S, [u32; N])>() < size_of::<(C::S, [u64; N])>();
+        let can_narrow = size_of::<(C::S, [u32; N])>() < size_of::<(C::S, [Wide; N])>();
         let id = run.work.id().clone();
         let resumed = run.work.resume(|path, layer, shard| {
             ShardReader::open(path, &id, layer, shard)?.verify(size_of::<C::S>(), N)
@@ -981,9 +1068,9 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         if narrow {
             let (rest, jumps) =
                 self.layers::<u32, C>(codec, current.relane(), jumps, true, &mut run, opts)?;
-            self.layers::<u64, C>(codec, rest.relane(), jumps, false, &mut run, opts)?;
+            self.layers::<Wide, C>(codec, rest.relane(), jumps, false, &mut run, opts)?;
         } else {
-            self.layers::<u64, C>(codec, current.relane(), jumps, false, &mut run, opts)?;
+            self.layers::<Wide, C>(codec, current.relane(), jumps, false, &mut run, opts)?;
         }
         run.bar.finish_and_clear();
         run.work.finish()?;
@@ -1334,19 +1421,15 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             cur.layer + 1,
         )?;
         let dir = run.work.fresh_layer_dir(cur.layer + 1)?;
-        // Passes: the next layer's guessed tables (twice their entries, for the load factor
-        // and growth) split into as many parts as the budget needs, the children buffers
-        // and reading chunks taking an eighth of it.
         let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
-        let tables = 2 * guess * entry_bytes;
-        let room = (opts.max_memory - opts.max_memory / 8).max(1);
-        let per_pass =
-            ((room as u128 * SHARDS as u128 / tables.max(1) as u128) as usize).clamp(1, SHARDS);
-        let mut queue: Vec<Range<usize>> = (0..SHARDS)
-            .step_by(per_pass)
-            .map(|a| a..(a + per_pass).min(SHARDS))
-            .rev()
-            .collect();
+        let mut queue = pass_ranges(guess, entry_bytes, opts.max_memory);
+        if trace() {
+            eprintln!(
+                "layer {}: about {guess} entries of {entry_bytes} bytes, in {} passes",
+                cur.layer + 1,
+                queue.len()
+            );
+        }
         let mut shards = vec![Written::default(); SHARDS];
         let mut stats = None;
         let mut carried = 0;
@@ -1675,6 +1758,37 @@ impl<K: Bits> Buckets<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn passes_split_the_shards_evenly() {
+        // 1 billion entries of 12 bytes on 12 GiB: 16.5 GB of tables, two passes of 32.
+        assert_eq!(
+            pass_ranges(1_000_000_000, 12, 12 << 30),
+            vec![32..64, 0..32]
+        );
+        // Of 16 bytes on 8 GiB: 22 GB, three passes of 22, 22 and 20 shards.
+        assert_eq!(
+            pass_ranges(1_000_000_000, 16, 8 << 30),
+            vec![44..64, 22..44, 0..22]
+        );
+        // A small layer is one pass; a budget too small for one shard still gives 64.
+        assert_eq!(pass_ranges(1000, 8, 1 << 20), vec![0..64]);
+        assert_eq!(pass_ranges(1 << 40, 16, 1 << 20).len(), 64);
+    }
+
+    #[test]
+    fn wide_lanes_take_twelve_bytes_and_carry_exactly() {
+        assert_eq!(size_of::<(u32, [Wide; 1])>(), 12);
+        assert_eq!(size_of::<(u32, [Wide; 3])>(), 28);
+        let mut s = Shard::<u32, Wide, 2>::default();
+        s.add_low(7, &[Wide(u64::MAX), Wide(1)]).unwrap();
+        s.add_low(7, &[Wide(2), Wide(u64::MAX)]).unwrap();
+        s.add_low(9, &[Wide(5), Wide(0)]).unwrap();
+        let mut all: Vec<(u32, [u128; 2])> = Frozen::new(s).drain().collect();
+        all.sort_unstable();
+        let big = u128::from(u64::MAX);
+        assert_eq!(all, vec![(7, [big + 2, big + 1]), (9, [5, 0])]);
+    }
 
     #[test]
     fn shard_counts_carry_into_the_high_half() {
