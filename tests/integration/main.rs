@@ -6,6 +6,7 @@ mod disk;
 mod line;
 mod published;
 mod reference;
+mod results;
 mod solvable;
 mod solve;
 mod sweep;
