@@ -22,6 +22,7 @@
 //! every next-layer shard absorbs its buffers, one task per shard, with no locks. Sums are
 //! exact and commutative, so the result does not depend on the number of threads.
 
+use crate::count::cluster::Cluster;
 use crate::count::disk::{
     self, Identity, LayerFiles, Progress, ShardReader, ShardWriter, Work, Written,
 };
@@ -344,6 +345,10 @@ pub struct CountOptions {
     pub keep_work: bool,
     /// The most bytes the layer files may take on disk.
     pub max_disk: Option<u64>,
+    /// The ranks sharing the sweep ([`Cluster::single`] outside MPI): each expands its own
+    /// shards and sends the children to the ranks owning theirs. Under several ranks,
+    /// `max_memory`, `max_disk` and `work_dir` are each rank's.
+    pub cluster: Cluster,
 }
 
 /// The work directory of a sweep whose layers outgrow memory when none is given.
@@ -359,6 +364,7 @@ impl Default for CountOptions {
             work_dir: None,
             keep_work: false,
             max_disk: None,
+            cluster: Cluster::single(),
         }
     }
 }
@@ -486,6 +492,181 @@ impl<const N: usize> LayerAcc<N> {
         self.finish.extend(other.finish);
         Ok(())
     }
+
+    /// The layer's statistics over every rank of `cluster`, the same on every rank (a
+    /// collective): each rank's, added exactly.
+    fn gather(self, cluster: &Cluster) -> Result<Self> {
+        if cluster.size() == 1 {
+            return Ok(self);
+        }
+        let mut total = LayerAcc::default();
+        for bytes in cluster.all_gather(&self.to_bytes()) {
+            total.absorb(LayerAcc::from_bytes(&bytes)?)?;
+        }
+        Ok(total)
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        for k in 0..N {
+            b.extend(self.positions[k].to_le_bytes());
+            b.extend(self.dead_ends[k].to_le_bytes());
+            b.extend(self.reached[k].to_le_bytes());
+            b.extend(self.games_ended[k].to_le_bytes());
+        }
+        for &(k, hole, wins) in &self.finish {
+            b.extend((k as u64).to_le_bytes());
+            b.extend((hole as u64).to_le_bytes());
+            b.extend(wins.to_le_bytes());
+        }
+        b
+    }
+
+    fn from_bytes(b: &[u8]) -> Result<Self> {
+        let mut r = Bytes(b);
+        let mut acc = LayerAcc::default();
+        for k in 0..N {
+            acc.positions[k] = r.u64()?;
+            acc.dead_ends[k] = r.u64()?;
+            acc.reached[k] = r.u64()?;
+            acc.games_ended[k] = r.u128()?;
+        }
+        while !r.0.is_empty() {
+            acc.finish
+                .push((r.u64()? as usize, r.u64()? as usize, r.u128()?));
+        }
+        Ok(acc)
+    }
+}
+
+/// Reads little-endian numbers off the front of a message from another rank.
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn take(&mut self, n: usize) -> Result<u128> {
+        if self.0.len() < n {
+            return Err(Error::input("a message from another rank ended early"));
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        let mut x = [0u8; 16];
+        x[..n].copy_from_slice(head);
+        Ok(u128::from_le_bytes(x))
+    }
+    fn u64(&mut self) -> Result<u64> {
+        Ok(self.take(8)? as u64)
+    }
+    fn u128(&mut self) -> Result<u128> {
+        self.take(16)
+    }
+}
+
+/// Children of a batch bound for other ranks, as bytes: for every shard `keep` accepts and
+/// every unit, its number (one byte), the entries of its low parts (key, then each lane)
+/// and those of its high parts.
+fn pack<S: Key, L: Lane, const N: usize>(
+    pool: &[Vec<Out<S, L, N>>],
+    keep: impl Fn(usize) -> bool,
+) -> Vec<u8> {
+    let (kb, lb) = (size_of::<S>(), (L::BITS / 8) as usize);
+    let mut b = Vec::new();
+    for unit in pool {
+        for (s, out) in unit.iter().enumerate() {
+            if !keep(s) || (out.low.is_empty() && out.high.is_empty()) {
+                continue;
+            }
+            b.reserve(1 + 16 + out.low.len() * (kb + N * lb) + out.high.len() * (kb + N * 16));
+            b.push(s as u8);
+            b.extend((out.low.len() as u64).to_le_bytes());
+            for (key, lanes) in &out.low {
+                b.extend_from_slice(&key.wide().to_le_bytes()[..kb]);
+                for l in lanes {
+                    b.extend_from_slice(&l.wide().to_le_bytes()[..lb]);
+                }
+            }
+            b.extend((out.high.len() as u64).to_le_bytes());
+            for (key, his) in &out.high {
+                b.extend_from_slice(&key.wide().to_le_bytes()[..kb]);
+                for h in his {
+                    b.extend(h.to_le_bytes());
+                }
+            }
+        }
+    }
+    b
+}
+
+/// The children [`pack`] wrote, one buffer per shard.
+fn unpack<S: Key, L: Lane, const N: usize>(bytes: &[u8]) -> Result<Vec<Out<S, L, N>>> {
+    let (kb, lb) = (size_of::<S>(), (L::BITS / 8) as usize);
+    let mut outs: Vec<Out<S, L, N>> = vec![Out::default(); SHARDS];
+    let mut r = Bytes(bytes);
+    while !r.0.is_empty() {
+        let s = r.take(1)? as usize;
+        let out = outs
+            .get_mut(s)
+            .ok_or_else(|| Error::input("a message from another rank names no shard"))?;
+        let n = r.u64()? as usize;
+        out.low.reserve(n);
+        for _ in 0..n {
+            let key = S::narrow(r.take(kb)?);
+            let mut lanes = [L::default(); N];
+            for l in lanes.iter_mut() {
+                *l = L::low(r.take(lb)?);
+            }
+            out.low.push((key, lanes));
+        }
+        let n = r.u64()? as usize;
+        for _ in 0..n {
+            let key = S::narrow(r.take(kb)?);
+            let mut his = [0u128; N];
+            for h in his.iter_mut() {
+                *h = r.u128()?;
+            }
+            out.high.push((key, his));
+        }
+    }
+    Ok(outs)
+}
+
+/// Sends the children in `pool` that belong to other ranks' shards to those ranks (and
+/// empties their buffers), and returns the children the other ranks sent this one, one
+/// set of buffers per rank. Counts the bytes sent and the time taken in `run`.
+fn trade<S: Key, L: Lane, const N: usize>(
+    pool: &mut [Vec<Out<S, L, N>>],
+    run: &mut Run,
+) -> Result<Vec<Vec<Out<S, L, N>>>> {
+    let cluster = run.cluster;
+    if cluster.size() == 1 {
+        return Ok(Vec::new());
+    }
+    let clock = Instant::now();
+    let send: Vec<Vec<u8>> = (0..cluster.size())
+        .into_par_iter()
+        .map(|d| {
+            if d == cluster.rank() {
+                Vec::new()
+            } else {
+                pack(pool, |s| cluster.owner(s) == d)
+            }
+        })
+        .collect();
+    run.sent += send.iter().map(|b| b.len() as u64).sum::<u64>();
+    pool.par_iter_mut().for_each(|unit| {
+        for (s, out) in unit.iter_mut().enumerate() {
+            if !cluster.owns(s) {
+                out.low.clear();
+                out.high.clear();
+            }
+        }
+    });
+    let got = cluster.exchange(send)?;
+    let outs = got
+        .par_iter()
+        .map(|b| unpack::<S, L, N>(b))
+        .collect::<Result<Vec<_>>>()?;
+    run.exchange += clock.elapsed();
+    Ok(outs)
 }
 
 /// `x` with lane `k` moved to lane `to[k]`.
@@ -522,6 +703,12 @@ struct Run {
     forced: bool,
     /// Show notices on stderr (not `--quiet`).
     notices: bool,
+    /// The ranks sharing the sweep.
+    cluster: Cluster,
+    /// Bytes this rank sent other ranks during the current layer.
+    sent: u64,
+    /// Time this rank spent exchanging children during the current layer.
+    exchange: std::time::Duration,
 }
 
 impl Run {
@@ -854,11 +1041,51 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     /// `H` (every sweep of the english table), they are the entries that reach the start,
     /// with no canonical forms to gather and sort (DESIGN.md, "Positions up to symmetry
     /// within a class").
-    fn reduced_counts(&self, acc: &LayerAcc<N>, reduced: &mut [K]) -> [u64; N] {
+    ///
+    /// Under several ranks `acc` is the whole layer's, and each canonical form is sent to
+    /// a rank chosen by a hash of it, so that equal forms from different ranks meet; each
+    /// rank counts its own and the counts are added.
+    fn reduced_counts(
+        &self,
+        acc: &LayerAcc<N>,
+        mut reduced: Vec<K>,
+        run: &mut Run,
+    ) -> Result<[u64; N]> {
         if self.moves.outer_order() == self.moves.subgroup_order() {
-            return acc.reached;
+            return Ok(acc.reached);
         }
-        Self::distinct(reduced)
+        let cluster = run.cluster;
+        if cluster.size() == 1 {
+            return Ok(Self::distinct(&mut reduced));
+        }
+        let clock = Instant::now();
+        let kb = size_of::<K>();
+        let shift = if N > 1 { N } else { 0 };
+        let mut send = vec![Vec::new(); cluster.size()];
+        for f in reduced {
+            let to = cluster.owner((f >> shift).shard(SHARDS));
+            send[to].extend_from_slice(&Bits::to_u128(f).to_le_bytes()[..kb]);
+        }
+        run.sent += send
+            .iter()
+            .enumerate()
+            .filter(|&(r, _)| r != cluster.rank())
+            .map(|(_, b)| b.len() as u64)
+            .sum::<u64>();
+        let mut forms: Vec<K> = cluster
+            .exchange(send)?
+            .iter()
+            .flat_map(|b| b.chunks_exact(kb))
+            .map(|c| {
+                let mut x = [0u8; 16];
+                x[..kb].copy_from_slice(c);
+                K::from_u128(u128::from_le_bytes(x))
+            })
+            .collect();
+        run.exchange += clock.elapsed();
+        let mine = Self::distinct(&mut forms);
+        let all = cluster.sum(&mine);
+        Ok(std::array::from_fn(|k| all[k]))
     }
 
     /// Per start, the distinct canonical forms under `K` in `reduced` whose mask has the
@@ -890,7 +1117,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     }
 
     /// The sweep's identity for its files: board, starts, key encoding and lanes.
-    fn identity<C: Codec<K>>(&self) -> Identity {
+    fn identity<C: Codec<K>>(&self, cluster: &Cluster) -> Identity {
         let mut fp = crc32fast::Hasher::new();
         for j in self.board.jumps() {
             fp.update(format!("{j:?}").as_bytes());
@@ -909,9 +1136,13 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 .map(|&s| Bits::to_u128(s))
                 .collect::<Vec<_>>(),
             &format!(
-                "{} keys of {} bytes, {N} lanes, {SHARDS} shards",
+                "{} keys of {} bytes, {N} lanes, {SHARDS} shards{}",
                 std::any::type_name::<C>(),
-                size_of::<C::S>()
+                size_of::<C::S>(),
+                match cluster.size() {
+                    1 => String::new(),
+                    k => format!(", those of rank {} of {k}", cluster.rank()),
+                }
             ),
         )
     }
@@ -921,10 +1152,14 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     fn run<C: Codec<K>>(&self, codec: &C, opts: &CountOptions) -> Result<Vec<Counts>> {
         let n = self.starts.len();
         let start_pegs = self.starts[0].count_ones() as usize;
-        let root = opts
-            .work_dir
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(DEFAULT_WORK_DIR));
+        let cluster = opts.cluster;
+        let root = rank_dir(
+            &opts
+                .work_dir
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_WORK_DIR)),
+            &cluster,
+        );
         let name = format!("{} from {}", self.board.name(), self.start_names());
         let mut run = Run {
             started: Instant::now(),
@@ -934,9 +1169,12 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             positions: 0,
             previous: 0,
             buffers: 0,
-            work: Work::new(&root, &name, self.identity::<C>(), opts.keep_work),
+            work: Work::new(&root, &name, self.identity::<C>(&cluster), opts.keep_work),
             forced: opts.work_dir.is_some(),
             notices: opts.progress,
+            cluster,
+            sent: 0,
+            exchange: std::time::Duration::ZERO,
         };
         // Narrow lanes while carries are rare, then wide ones; not where narrow lanes would
         // only be padding.
@@ -972,7 +1210,9 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     let mut one = [0u64; N];
                     one[slot.expect("H maps starts to starts")] = 1;
                     let (shard, key) = codec.split(canon);
-                    first_layer[shard].add_low(key, &one)?;
+                    if cluster.owns(shard) {
+                        first_layer[shard].add_low(key, &one)?;
+                    }
                 }
                 let first = first_layer.into_iter().map(Frozen::new).collect();
                 (Current::Memory(first), 0, can_narrow)
@@ -1028,13 +1268,18 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         // Children buffers, one set per unit of a batch, reused across batches and layers.
         let mut pool: Vec<Vec<Out<C::S, L, N>>> =
             (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();
+        let cluster = run.cluster;
         loop {
-            let entries = current.entries();
+            // The whole layer's entries, on every rank.
+            let entries = cluster.sum(&[current.entries()])[0];
             if entries == 0 {
                 return Ok((current, jumps));
             }
             let layer_clock = Instant::now();
+            run.sent = 0;
+            run.exchange = std::time::Duration::ZERO;
             let guess = guess_next(entries, run.previous);
+            let share = guess / cluster.size() as u64;
             // In memory while this layer, the next one's tables (about twice their entries,
             // for the load factor and growth) and the children buffers fit the budget.
             let in_memory = match &current {
@@ -1042,12 +1287,24 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     let held: u64 = m.iter().map(|t| t.bytes()).sum();
                     let growth = guess as f64 / entries as f64;
                     let need = held as f64
-                        + 2.0 * (guess * entry_bytes) as f64
+                        + 2.0 * (share * entry_bytes) as f64
                         + run.buffers as f64 * growth.max(1.0);
                     need <= 0.8 * opts.max_memory as f64
                 }
                 _ => false,
             };
+            // Every rank takes the same path.
+            let in_memory = cluster.all(in_memory);
+            if !in_memory && cluster.size() > 1 {
+                return Err(Error::Memory(format!(
+                    "{} from {}: layer {} does not fit --max-memory {} on every rank, and layers \
+                     on disk are not shared among MPI ranks yet; use more ranks or memory",
+                    self.board.name(),
+                    self.start_names(),
+                    jumps + 1,
+                    crate::memory::human(opts.max_memory),
+                )));
+            }
             let (next, acc, reduced, carried) = if in_memory {
                 let Current::Memory(mut m) = current else {
                     unreachable!("checked above")
@@ -1070,7 +1327,9 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             self.record(run, &acc, reduced, jumps)?;
             current = next;
             jumps += 1;
-            let next_entries = current.entries();
+            let [next_entries, carried] = cluster.sum(&[current.entries(), carried])[..] else {
+                unreachable!("two sums")
+            };
             let still_narrow = narrow && carried * 64 <= next_entries;
             let disk = if let Current::Disk(files) = &current {
                 run.work.checkpoint(files, &run.progress(still_narrow))?;
@@ -1079,7 +1338,16 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 0
             };
             let secs = layer_clock.elapsed().as_secs_f64().max(1e-9);
-            let memory = crate::memory::human(crate::memory::peak_rss().unwrap_or(0));
+            // Under several ranks: the largest peak of a rank, the bytes all ranks sent and
+            // the longest time a rank spent exchanging.
+            let [peak, sent, exchange_us] = cluster.max(&[
+                crate::memory::peak_rss().unwrap_or(0),
+                cluster.sum(&[run.sent])[0],
+                run.exchange.as_micros() as u64,
+            ])[..] else {
+                unreachable!("three maxima")
+            };
+            let memory = crate::memory::human(peak);
             run.bar.set_message(format!(
                 "layer {jumps}: {} entries, memory {memory}, disk {}, {:.1} M entries/s",
                 thousands::Separable::separate_with_commas(&next_entries),
@@ -1087,14 +1355,21 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 entries as f64 / secs / 1e6
             ));
             run.bar.inc(1);
-            if trace() {
+            if trace() && cluster.rank() == 0 {
+                let ranks = match cluster.size() {
+                    1 => String::new(),
+                    k => format!(
+                        ", {k} ranks: sent {sent} bytes, exchange {:.3} s",
+                        exchange_us as f64 / 1e6
+                    ),
+                };
                 eprintln!(
                     "layer {jumps}: {next_entries} entries ({carried} carry), {} lanes of {} bits, \
-                     {}, peak RSS {} MiB, disk {} MiB, {:.1} M entries/s, at {:.2} s",
+                     {}, peak RSS {} MiB, disk {} MiB, {:.1} M entries/s, at {:.2} s{ranks}",
                     N,
                     L::BITS,
                     if in_memory { "in memory" } else { "on disk" },
-                    crate::memory::peak_rss().unwrap_or(0) >> 20,
+                    peak >> 20,
                     disk >> 20,
                     entries as f64 / secs / 1e6,
                     run.started.elapsed().as_secs_f64()
@@ -1148,6 +1423,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
         let batch = pool.len();
         let entries: usize = current.iter().map(|t| t.len()).sum();
+        let all_entries = run.cluster.sum(&[entries as u64])[0];
         // Canonical forms under K are gathered only where it is larger than H.
         let reduce = self.moves.outer_order() > self.moves.subgroup_order();
         let mut next = Self::new_tables::<C::S, L>();
@@ -1155,7 +1431,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         // carried over from narrow lanes), so that tables seldom grow (DESIGN.md,
         // "Reserved tables").
         if run.previous > 0 {
-            let each = guess_next(entries as u64, run.previous) as usize / SHARDS;
+            let each = guess_next(all_entries, run.previous) as usize / SHARDS;
             if each >= 1024 {
                 next.par_iter_mut().for_each(|t| t.low.reserve(each));
             }
@@ -1166,7 +1442,16 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let mut reduced = vec![K::zero(); if reduce { entries } else { 0 }];
         let reduced_bytes = std::mem::size_of_val(&reduced[..]) as u64;
         let mut rest = &mut reduced[..];
-        for first in (0..SHARDS).step_by(batch) {
+        // This rank's shards (every shard outside MPI), a batch at a time; every rank makes
+        // as many batches as the rank with the most, for the exchange after each.
+        let cluster = run.cluster;
+        let mut mine: Vec<(usize, &mut Frozen<C::S, L, N>)> = current
+            .iter_mut()
+            .enumerate()
+            .filter(|(s, _)| cluster.owns(*s))
+            .collect();
+        let rounds = cluster.max(&[mine.len().div_ceil(batch) as u64])[0] as usize;
+        for round in 0..rounds {
             if opts
                 .cancel
                 .as_ref()
@@ -1174,20 +1459,21 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             {
                 return Err(Error::Interrupted);
             }
-            let units = &mut current[first..(first + batch).min(SHARDS)];
+            let from = (round * batch).min(mine.len());
+            let to = (from + batch).min(mine.len());
+            let units = &mut mine[from..to];
             let pool = &mut pool[..units.len()];
             let mut stretches = Vec::with_capacity(units.len());
-            for unit in units.iter() {
-                let (mine, later) = rest.split_at_mut(if reduce { unit.len() } else { 0 });
-                stretches.push(mine);
+            for (_, unit) in units.iter() {
+                let (own, later) = rest.split_at_mut(if reduce { unit.len() } else { 0 });
+                stretches.push(own);
                 rest = later;
             }
             let accs: Vec<LayerAcc<N>> = units
                 .par_iter_mut()
-                .enumerate()
                 .zip(pool.par_iter_mut())
                 .zip(stretches)
-                .map(|(((i, unit), out), stretch)| {
+                .map(|(((shard, unit), out), stretch)| {
                     out.iter_mut().for_each(|o| {
                         o.low.clear();
                         o.high.clear();
@@ -1195,7 +1481,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     let mut acc = LayerAcc::default();
                     let mut jumps = vec![0u32; self.board.jumps().len()];
                     for (n, (key, m)) in unit.drain().enumerate() {
-                        let pos = codec.join(first + i, key);
+                        let pos = codec.join(*shard, key);
                         let canon =
                             self.expand(codec, pos, m, out, &mut jumps, &mut acc, &(0..SHARDS))?;
                         if reduce {
@@ -1205,13 +1491,16 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     Ok(acc)
                 })
                 .collect::<Result<_>>()?;
+            let received = trade(pool, run)?;
             absorb(&mut next, 0, pool)?;
-            let buffers = buffer_bytes(pool, entry_bytes);
+            absorb(&mut next, 0, &received)?;
+            let buffers = buffer_bytes(pool, entry_bytes) + buffer_bytes(&received, entry_bytes);
             run.buffers = buffers;
+            drop(received);
             for unit_acc in accs {
                 acc.absorb(unit_acc)?;
             }
-            let held: u64 = current.iter().map(|t| t.bytes()).sum::<u64>()
+            let held: u64 = mine.iter().map(|(_, t)| t.bytes()).sum::<u64>()
                 + next.iter().map(|t| t.bytes()).sum::<u64>()
                 + reduced_bytes;
             if held + buffers > opts.max_memory {
@@ -1228,7 +1517,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 )));
             }
         }
-        let reduced = self.reduced_counts(&acc, &mut reduced);
+        let acc = acc.gather(&cluster)?;
+        let reduced = self.reduced_counts(&acc, reduced, run)?;
         let next = next.into_par_iter().map(Frozen::new).collect();
         Ok((next, acc, reduced))
     }
@@ -1542,6 +1832,21 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             .map(|&s| self.board.start_name(s.to_u128()))
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+/// The work directory of this rank: `dir` outside MPI; under several ranks `dir` with
+/// `{rank}` replaced by the rank (0 outside MPI), or, without `{rank}`, its folder `rank-R`.
+///
+/// Each rank keeps its own shards' files and checkpoint there.
+fn rank_dir(dir: &Path, cluster: &Cluster) -> PathBuf {
+    let text = dir.to_string_lossy();
+    if text.contains("{rank}") {
+        PathBuf::from(text.replace("{rank}", &cluster.rank().to_string()))
+    } else if cluster.size() == 1 {
+        dir.to_path_buf()
+    } else {
+        dir.join(format!("rank-{}", cluster.rank()))
     }
 }
 
