@@ -226,6 +226,16 @@ impl Cluster {
         self.fold(values, u64::max)
     }
 
+    /// The smallest over the ranks of each of `values` (a collective).
+    ///
+    /// ```
+    /// let one = pegsol::count::cluster::Cluster::single();
+    /// assert_eq!(one.min(&[5]), vec![5]);
+    /// ```
+    pub fn min(&self, values: &[u64]) -> Vec<u64> {
+        self.fold(values, u64::min)
+    }
+
     /// Whether `yes` holds on every rank (a collective).
     pub fn all(&self, yes: bool) -> bool {
         self.fold(&[u64::from(!yes)], u64::max)[0] == 0

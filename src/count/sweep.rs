@@ -1058,31 +1058,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         if cluster.size() == 1 {
             return Ok(Self::distinct(&mut reduced));
         }
-        let clock = Instant::now();
-        let kb = size_of::<K>();
-        let shift = if N > 1 { N } else { 0 };
-        let mut send = vec![Vec::new(); cluster.size()];
-        for f in reduced {
-            let to = cluster.owner((f >> shift).shard(SHARDS));
-            send[to].extend_from_slice(&Bits::to_u128(f).to_le_bytes()[..kb]);
-        }
-        run.sent += send
-            .iter()
-            .enumerate()
-            .filter(|&(r, _)| r != cluster.rank())
-            .map(|(_, b)| b.len() as u64)
-            .sum::<u64>();
-        let mut forms: Vec<K> = cluster
-            .exchange(send)?
-            .iter()
-            .flat_map(|b| b.chunks_exact(kb))
-            .map(|c| {
-                let mut x = [0u8; 16];
-                x[..kb].copy_from_slice(c);
-                K::from_u128(u128::from_le_bytes(x))
-            })
-            .collect();
-        run.exchange += clock.elapsed();
+        let mut forms = route_forms(reduced, N, run)?;
         let mine = Self::distinct(&mut forms);
         let all = cluster.sum(&mine);
         Ok(std::array::from_fn(|k| all[k]))
@@ -1180,9 +1156,20 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         // only be padding.
         let can_narrow = size_of::<(C::S, [u32; N])>() < size_of::<(C::S, [u64; N])>();
         let id = run.work.id().clone();
-        let resumed = run.work.resume(|path, layer, shard| {
+        let verify = |path: &Path, layer, shard| {
             ShardReader::open(path, &id, layer, shard)?.verify(size_of::<C::S>(), N)
-        })?;
+        };
+        let resumed = if cluster.size() == 1 {
+            run.work.resume(verify)?
+        } else {
+            // Every rank resumes from the last layer all ranks finished (one may have
+            // recorded a layer the others had not when the job stopped), or starts over.
+            let layers = run.work.checkpoint_layers()?;
+            let newest = layers.first().map_or(0, |&l| l as u64 + 1);
+            let agreed = cluster.min(&[newest])[0];
+            run.work
+                .resume_layer(agreed.checked_sub(1).map(|l| l as usize), verify)?
+        };
         let (current, jumps, narrow) = match resumed {
             Some((files, progress)) => {
                 run.restore(&progress)?;
@@ -1295,16 +1282,6 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             };
             // Every rank takes the same path.
             let in_memory = cluster.all(in_memory);
-            if !in_memory && cluster.size() > 1 {
-                return Err(Error::Memory(format!(
-                    "{} from {}: layer {} does not fit --max-memory {} on every rank, and layers \
-                     on disk are not shared among MPI ranks yet; use more ranks or memory",
-                    self.board.name(),
-                    self.start_names(),
-                    jumps + 1,
-                    crate::memory::human(opts.max_memory),
-                )));
-            }
             let (next, acc, reduced, carried) = if in_memory {
                 let Current::Memory(mut m) = current else {
                     unreachable!("checked above")
@@ -1332,7 +1309,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             };
             let still_narrow = narrow && carried * 64 <= next_entries;
             let disk = if let Current::Disk(files) = &current {
-                run.work.checkpoint(files, &run.progress(still_narrow))?;
+                checkpoint(run, files, still_narrow)?;
                 files.bytes()
             } else {
                 0
@@ -1550,7 +1527,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             .map(|(s, mut t)| write_shard(&dir, id, layer, s, t.drain()))
             .collect::<Result<Vec<_>>>()?;
         let files = LayerFiles { layer, dir, shards };
-        run.work.checkpoint(&files, &run.progress(narrow))?;
+        checkpoint(run, &files, narrow)?;
         Ok(files)
     }
 
@@ -1628,10 +1605,14 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         // and growth) split into as many parts as the budget needs, the children buffers
         // and reading chunks taking an eighth of it.
         let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
-        let tables = 2 * guess * entry_bytes;
+        // Under several ranks each holds its share of the tables, and all take the
+        // smallest number of shards a pass that any rank asks for.
+        let cluster = run.cluster;
+        let tables = 2 * (guess / cluster.size() as u64) * entry_bytes;
         let room = (opts.max_memory - opts.max_memory / 8).max(1);
         let per_pass =
             ((room as u128 * SHARDS as u128 / tables.max(1) as u128) as usize).clamp(1, SHARDS);
+        let per_pass = SHARDS - cluster.max(&[(SHARDS - per_pass) as u64])[0] as usize;
         let mut queue: Vec<Range<usize>> = (0..SHARDS)
             .step_by(per_pass)
             .map(|a| a..(a + per_pass).min(SHARDS))
@@ -1711,7 +1692,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         range: Range<usize>,
         stats: bool,
         guess: u64,
-        run: &Run,
+        run: &mut Run,
         opts: &CountOptions,
     ) -> Result<Option<(Vec<Written>, u64, Option<(LayerAcc<N>, [u64; N])>)>> {
         let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
@@ -1739,10 +1720,19 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let mut acc = LayerAcc::default();
         let mut pool: Vec<Vec<Out<C::S, L, N>>> =
             (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();
-        let id = run.work.id();
-        for first in (0..SHARDS).step_by(batch) {
-            let mut readers = (first..(first + batch).min(SHARDS))
-                .map(|s| Ok((s, ShardReader::open(&cur.path(s), id, cur.layer, s)?)))
+        let id = run.work.id().clone();
+        // This rank's shards (every shard outside MPI), a batch of readers at a time; every
+        // rank reads as many batches and rounds as the rank with the most, for the exchange
+        // of children after each round.
+        let cluster = run.cluster;
+        let mine: Vec<usize> = (0..SHARDS).filter(|&s| cluster.owns(s)).collect();
+        let groups = cluster.max(&[mine.len().div_ceil(batch) as u64])[0] as usize;
+        for group in 0..groups {
+            let from = (group * batch).min(mine.len());
+            let to = (from + batch).min(mine.len());
+            let mut readers = mine[from..to]
+                .iter()
+                .map(|&s| Ok((s, ShardReader::open(&cur.path(s), &id, cur.layer, s)?)))
                 .collect::<Result<Vec<_>>>()?;
             loop {
                 if opts
@@ -1780,21 +1770,28 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                         Ok((n, acc, canon))
                     })
                     .collect::<Result<_>>()?;
-                if rounds.iter().all(|r| r.0 == 0) {
+                if cluster.all(rounds.iter().all(|r| r.0 == 0)) {
                     break;
                 }
+                let received = trade(&mut pool[..readers.len()], run)?;
                 absorb(&mut tables, range.start, &pool[..readers.len()])?;
+                absorb(&mut tables, range.start, &received)?;
+                let mut forms = Vec::new();
                 for (_, a, canon) in rounds {
                     if stats {
                         acc.absorb(a)?;
                     }
-                    if let Some(b) = buckets.as_mut() {
-                        b.push(&canon)?;
+                    if reduce {
+                        forms.extend(canon);
                     }
                 }
+                if let Some(b) = buckets.as_mut() {
+                    b.push(&route_forms(forms, N, run)?)?;
+                }
                 let held = tables.iter().map(|t| t.bytes()).sum::<u64>()
-                    + buffer_bytes(&pool, entry_bytes);
-                if held > opts.max_memory {
+                    + buffer_bytes(&pool, entry_bytes)
+                    + buffer_bytes(&received, entry_bytes);
+                if !cluster.all(held <= opts.max_memory) {
                     return Ok(None);
                 }
             }
@@ -1806,7 +1803,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             .map(|(i, t)| {
                 write_shard(
                     dir,
-                    id,
+                    &id,
                     cur.layer + 1,
                     range.start + i,
                     Frozen::new(t).drain(),
@@ -1814,8 +1811,13 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             })
             .collect::<Result<Vec<_>>>()?;
         let stats = if stats {
+            let acc = acc.gather(&cluster)?;
             let reduced = match buckets {
-                Some(b) => b.distinct(Self::distinct)?,
+                Some(b) => {
+                    let mine = b.distinct(Self::distinct)?;
+                    let all = cluster.sum(&mine);
+                    std::array::from_fn(|k| all[k])
+                }
                 None => acc.reached,
             };
             Some((acc, reduced))
@@ -1848,6 +1850,58 @@ fn rank_dir(dir: &Path, cluster: &Cluster) -> PathBuf {
     } else {
         dir.join(format!("rank-{}", cluster.rank()))
     }
+}
+
+/// Sends each canonical form under `K` (with `lanes` bits of starts below it when the sweep
+/// has several) to the rank chosen by a hash of the form, and returns those this rank
+/// receives: equal forms from any rank meet on one rank (a collective). Outside MPI,
+/// `forms` itself.
+fn route_forms<K: Bits>(forms: Vec<K>, lanes: usize, run: &mut Run) -> Result<Vec<K>> {
+    let cluster = run.cluster;
+    if cluster.size() == 1 {
+        return Ok(forms);
+    }
+    let clock = Instant::now();
+    let kb = size_of::<K>();
+    let shift = if lanes > 1 { lanes } else { 0 };
+    let mut send = vec![Vec::new(); cluster.size()];
+    for f in forms {
+        let to = cluster.owner((f >> shift).shard(SHARDS));
+        send[to].extend_from_slice(&Bits::to_u128(f).to_le_bytes()[..kb]);
+    }
+    run.sent += send
+        .iter()
+        .enumerate()
+        .filter(|&(r, _)| r != cluster.rank())
+        .map(|(_, b)| b.len() as u64)
+        .sum::<u64>();
+    let forms = cluster
+        .exchange(send)?
+        .iter()
+        .flat_map(|b| b.chunks_exact(kb))
+        .map(|c| {
+            let mut x = [0u8; 16];
+            x[..kb].copy_from_slice(c);
+            K::from_u128(u128::from_le_bytes(x))
+        })
+        .collect();
+    run.exchange += clock.elapsed();
+    Ok(forms)
+}
+
+/// Records `files` as the sweep's checkpoint. Under several ranks the layer before is kept
+/// until every rank has recorded its own (a collective), so that a job stopped in between
+/// resumes, on every rank, from the last layer all ranks finished ([`Work::resume`]).
+fn checkpoint(run: &mut Run, files: &LayerFiles, narrow: bool) -> Result<()> {
+    let progress = run.progress(narrow);
+    if run.cluster.size() == 1 {
+        return run.work.checkpoint(files, &progress);
+    }
+    run.work.checkpoint_keeping(files, &progress)?;
+    if !run.cluster.all(true) {
+        unreachable!("all(true) holds on every rank");
+    }
+    run.work.forget_before(files.layer)
 }
 
 /// Work units expanded at once: two per thread, at least 4, at most every shard.
