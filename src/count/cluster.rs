@@ -139,17 +139,20 @@ impl Session {
     }
 }
 
-/// The number of ranks of the MPI job that started this process, from the variables
-/// mpirun (OpenMPI, PMIx, MPICH's hydra or SLURM's srun) sets; `None` outside one.
+/// The number of ranks of the MPI job that started this process, from the variables its
+/// launcher sets (OpenMPI's mpirun, MPICH's hydra, PMIx as under SLURM's `srun --mpi=pmix`;
+/// 0 when only the rank is known); `None` outside one.
 fn launched_size() -> Option<usize> {
-    [
-        "OMPI_COMM_WORLD_SIZE",
-        "PMIX_SIZE",
-        "PMI_SIZE",
-        "MPI_LOCALNRANKS",
-    ]
-    .iter()
-    .find_map(|v| std::env::var(v).ok()?.parse().ok())
+    let var = |v: &str| std::env::var(v).ok();
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"]
+        .iter()
+        .find_map(|v| var(v)?.parse().ok())
+        .or_else(|| {
+            ["PMIX_RANK", "PMI_RANK"]
+                .iter()
+                .find_map(|v| var(v))
+                .map(|_| 0)
+        })
 }
 
 impl Cluster {
