@@ -96,10 +96,11 @@ if [ "${1:-}" = "--mpi" ]; then
       a=${args//@DIR/$dir}
       status=0
       begin=$(date +%s.%N)
-      # Each rank under /usr/bin/time, into its own file; PEGSOL_TRACE's per-layer lines
+      # --bind-to none: mpirun binds each rank to one core by default, which would leave a
+      # rank of two threads one core. Each rank under /usr/bin/time, into its own file; PEGSOL_TRACE's per-layer lines
       # (rank 0's) carry the bytes all ranks sent in the layer.
       # shellcheck disable=SC2086 # the arguments are meant to be split
-      PEGSOL_TRACE=1 mpirun --allow-run-as-root --oversubscribe -np "$ranks" \
+      PEGSOL_TRACE=1 mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$ranks" \
         sh -c 'exec /usr/bin/time -f "%e %M" -o "$0.${OMPI_COMM_WORLD_RANK:-0}" "$@"' \
         "$work/time" "$bin" $a --threads "$threads" "$@" >"$work/out" 2>"$work/err" ||
         status=$?
@@ -108,7 +109,7 @@ if [ "${1:-}" = "--mpi" ]; then
         awk '{ printf "%.0f", $2 / 1024 }' "$work/time.$r" 2>/dev/null || printf '?'
         printf ' '
       done)
-      bytes=$(grep -oE 'sent [0-9]+ bytes' "$work/err" | awk '{ s += $2 } END { printf "%d", s }')
+      bytes=$({ grep -oE 'sent [0-9]+ bytes' "$work/err" || true; } | awk '{ s += $2 } END { printf "%.0f", s }')
       result=ok
       if [ "$status" -ne 0 ]; then
         result="FAILED (exit $status)"
