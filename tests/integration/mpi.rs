@@ -2,9 +2,11 @@
 //! single-process run, byte for byte, for K = 2 and 3, in memory and with layers on disk;
 //! a job one of whose ranks is killed mid-sweep resumes from its checkpoints.
 //!
-//! These need OpenMPI's `mpirun` and a pegsol built with `--features mpi`, named by
-//! `PEGSOL_MPI_BIN` (`.ci/run` builds it once and sets both it and `PEGSOL_REQUIRE_MPI`).
-//! Without them the tests say so and pass, unless `PEGSOL_REQUIRE_MPI` is set.
+//! These need OpenMPI's `mpirun` and a pegsol built with `--features mpi`: the binary under
+//! test when the tests are built with the feature (`cargo test --release --features mpi`,
+//! as `.ci/run` does once OpenMPI is installed, with `PEGSOL_REQUIRE_MPI=1`), or the one
+//! `PEGSOL_MPI_BIN` names. Without them the tests say so and pass, unless
+//! `PEGSOL_REQUIRE_MPI` is set.
 
 use crate::common::pegsol;
 use std::path::{Path, PathBuf};
@@ -15,7 +17,11 @@ const FILES: [&str; 4] = ["summary.csv", "pegs_left.csv", "finish.csv", "depth.c
 
 /// The pegsol built with the mpi feature, when it and mpirun are there.
 fn mpi_binary() -> Option<PathBuf> {
-    let bin = std::env::var_os("PEGSOL_MPI_BIN").map(PathBuf::from);
+    let bin = if cfg!(feature = "mpi") {
+        Some(assert_cmd::cargo::cargo_bin("pegsol"))
+    } else {
+        std::env::var_os("PEGSOL_MPI_BIN").map(PathBuf::from)
+    };
     let mpirun = Command::new("mpirun")
         .arg("--version")
         .stdout(Stdio::null())
