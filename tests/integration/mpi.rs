@@ -92,7 +92,9 @@ fn single(args: &[&str], out: &Path) {
 fn ranks_count_as_one_process() {
     let Some(bin) = mpi_binary() else { return };
     let tmp = tempfile::tempdir().unwrap();
-    let cases: &[(&[&str], &[(usize, &str)])] = &[
+    // (arguments, [(ranks, threads per rank)])
+    type Case<'a> = (&'a [&'a str], &'a [(usize, &'a str)]);
+    let cases: &[Case] = &[
         (&["count", "--board", "tri:6"], &[(2, "1"), (3, "1")]),
         (
             &["count", "--board", "tri:7", "--hole", "a1"],
