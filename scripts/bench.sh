@@ -7,6 +7,10 @@
 #   BENCH_DISK=1 scripts/bench.sh     the research-scale sweeps of issue 19 (tri:8 and the french
 #                                     table: hours; each in a temporary work directory)
 #   BENCH_WIEGLEB=1 scripts/bench.sh  also `solve --board wiegleb` (issue 21; no answer in 100 s today)
+#   scripts/bench.sh --mpi            cluster runs (issue 20) instead: english centre and the tri:7
+#                                     table on 1 rank x 2 threads and 2 ranks x 1 thread, with wall
+#                                     time, peak memory of each rank and bytes exchanged (needs
+#                                     OpenMPI; builds with --features mpi)
 # Works from any directory. Timings on a shared machine are noisy: the load average and the
 # CPU time are printed too. Exit code 1 when a case prints a wrong figure (slow is only
 # marked). Without /usr/bin/time, wall time and peak memory come from the "wall time ...,
@@ -65,6 +69,62 @@ if [ -n "${BENCH_DISK:-}" ]; then
   )
 fi
 # ---- end of cases
+
+# ---- Cluster runs (issue 20): scripts/bench.sh --mpi
+#      label | pegsol arguments | text the output must contain
+MPI_CASES=(
+  "count english centre|count --quiet --board english|577,116,156,815,309,849,672"
+  "table tri:7 all starts|table --board tri:7 --starts all -q --csv @DIR|tri:7      all       28    893,134,943,977,510,843,032"
+)
+# ranks x threads per rank
+MPI_SHAPES=("1 2" "2 1")
+if [ "${1:-}" = "--mpi" ]; then
+  shift
+  command -v mpirun >/dev/null || { echo "bench: --mpi needs OpenMPI's mpirun" >&2; exit 2; }
+  cargo build --release --quiet --features mpi
+  bin=$PWD/target/release/pegsol
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  echo "pegsol $(git rev-parse --short HEAD 2>/dev/null || echo '?') --features mpi, $(nproc) cores, load average:$(uptime | sed 's/.*load average[s]*://')"
+  printf '%-24s %-14s %9s %-22s %16s %s\n' case ranks wall 'peak memory per rank' 'bytes exchanged' result
+  fail=0
+  for case in "${MPI_CASES[@]}"; do
+    IFS='|' read -r label args expect <<<"$case"
+    for shape in "${MPI_SHAPES[@]}"; do
+      read -r ranks threads <<<"$shape"
+      dir=$(mktemp -d -p "$work")
+      a=${args//@DIR/$dir}
+      status=0
+      begin=$(date +%s.%N)
+      # --bind-to none: mpirun binds each rank to one core by default, which would leave a
+      # rank of two threads one core. Each rank under /usr/bin/time, into its own file; PEGSOL_TRACE's per-layer lines
+      # (rank 0's) carry the bytes all ranks sent in the layer.
+      # shellcheck disable=SC2086 # the arguments are meant to be split
+      PEGSOL_TRACE=1 mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$ranks" \
+        sh -c 'exec /usr/bin/time -f "%e %M" -o "$0.${OMPI_COMM_WORLD_RANK:-0}" "$@"' \
+        "$work/time" "$bin" $a --threads "$threads" "$@" >"$work/out" 2>"$work/err" ||
+        status=$?
+      secs=$(awk -v b="$begin" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - b }')
+      peaks=$(for r in $(seq 0 $((ranks - 1))); do
+        awk '{ printf "%.0f", $2 / 1024 }' "$work/time.$r" 2>/dev/null || printf '?'
+        printf ' '
+      done)
+      bytes=$({ grep -oE 'sent [0-9]+ bytes' "$work/err" || true; } | awk '{ s += $2 } END { printf "%.0f", s }')
+      result=ok
+      if [ "$status" -ne 0 ]; then
+        result="FAILED (exit $status)"
+        fail=1
+      elif ! grep -qF -- "$expect" "$work/out"; then
+        result="WRONG (expected '$expect')"
+        fail=1
+      fi
+      printf '%-24s %-14s %7s s %-22s %16s %s\n' "$label" "$ranks x $threads" "$secs" \
+        "${peaks% } MiB" "$bytes" "$result"
+      rm -rf "$dir" "$work"/time.*
+    done
+  done
+  exit $fail
+fi
 
 cargo build --release --quiet
 bin=target/release/pegsol

@@ -2,6 +2,7 @@
 
 use super::args::{DiskArgs, RunArgs, StartArgs};
 use super::{print, timing};
+use crate::count::cluster::{Cluster, Session};
 use crate::count::export;
 use crate::count::sweep::{self, CountOptions};
 use crate::error::Result;
@@ -24,24 +25,37 @@ pub(super) struct CountArgs {
     disk: DiskArgs,
 }
 
-/// Runs the command.
+/// Runs the command: in each rank of an MPI job (`--features mpi`), rank 0 printing and
+/// writing the files.
 pub(super) fn run(args: CountArgs) -> Result<i32> {
+    let session = Session::join()?;
+    session.settle(count(args, session.cluster()))
+}
+
+fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
     let (board, start) = args.start.resolve()?;
-    if let Some(dir) = &args.csv {
+    let first = cluster.rank() == 0;
+    if let Some(dir) = &args.csv
+        && first
+    {
         files::prepare_dir(dir)?;
     }
     let opts = CountOptions {
         threads: args.run.threads,
         max_memory: args.run.max_memory(),
-        progress: !args.run.quiet,
+        progress: !args.run.quiet && first,
         cancel: None,
         work_dir: args.disk.work_dir.clone(),
         keep_work: args.disk.keep_work,
         max_disk: args.disk.max_disk,
+        cluster,
     };
     let clock = Instant::now();
     let counts = sweep::count(&board, start, &opts)?;
     let secs = clock.elapsed().as_secs_f64();
+    if !first {
+        return Ok(0);
+    }
     if let Some(dir) = &args.csv {
         files::write_atomically(dir, &export::count_files(std::slice::from_ref(&counts))?)?;
     }

@@ -3,6 +3,7 @@
 
 use super::args::{DiskArgs, RunArgs};
 use super::print;
+use crate::count::cluster::{Cluster, Session};
 use crate::count::table;
 use crate::error::{Error, Result};
 use crate::memory;
@@ -34,8 +35,15 @@ pub(super) struct TableArgs {
     disk: DiskArgs,
 }
 
-/// Runs the command.
+/// Runs the command: in each rank of an MPI job (`--features mpi`), rank 0 printing and
+/// writing the files.
 pub(super) fn run(args: TableArgs, command_line: &[String]) -> Result<i32> {
+    let session = Session::join()?;
+    session.settle(table(args, command_line, session.cluster()))
+}
+
+fn table(args: TableArgs, command_line: &[String], cluster: Cluster) -> Result<i32> {
+    let first = cluster.rank() == 0;
     let boards = table::expand_boards(&args.board)?;
     let plan = table::plan(&boards, &args.starts)?;
     let mut command = command_line.to_vec();
@@ -48,18 +56,21 @@ pub(super) fn run(args: TableArgs, command_line: &[String]) -> Result<i32> {
     let opts = table::BatchOptions {
         threads: args.run.threads,
         max_memory: args.run.max_memory(),
-        progress: !args.run.quiet,
+        progress: !args.run.quiet && first,
         dir: args.csv.clone(),
         format: args.format,
         command: table::shell_words(&command),
         work_dir: args.disk.work_dir.clone(),
         keep_work: args.disk.keep_work,
         max_disk: args.disk.max_disk,
+        cluster,
     };
     let clock = Instant::now();
     let report = match table::run_batch(&plan, &opts) {
         Err(Error::Interrupted) => {
-            if let Some(dir) = &args.csv {
+            if let Some(dir) = &args.csv
+                && first
+            {
                 eprintln!(
                     "pegsol: finished pairs are saved in {}; run the same command again to \
                      resume",
@@ -71,6 +82,9 @@ pub(super) fn run(args: TableArgs, command_line: &[String]) -> Result<i32> {
         other => other?,
     };
     let secs = clock.elapsed().as_secs_f64();
+    if !first {
+        return Ok(0);
+    }
     match (&args.csv, args.format) {
         (None, table::Format::Json) => {
             let files = report.table.files(table::Format::Json)?;

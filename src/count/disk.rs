@@ -41,6 +41,10 @@ pub const HEADER: usize = 512;
 
 /// The format named in every header and checkpoint.
 const FORMAT: &str = "pegsol-layer 1";
+/// The checkpoint of a sweep's folder, and the one before it (kept under MPI only until every
+/// rank has recorded the new one).
+const CHECKPOINT: &str = "checkpoint.json";
+const PREVIOUS: &str = "checkpoint-prev.json";
 
 /// What makes two sweeps the same, for their files: the board (name and a fingerprint of
 /// its jumps), the starts, and how keys and counts are stored.
@@ -492,6 +496,34 @@ impl Work {
     /// Records `files` as the layer to resume from, with the statistics so far, then
     /// removes every other layer's folder.
     pub fn checkpoint(&self, files: &LayerFiles, progress: &Progress) -> Result<()> {
+        self.write_checkpoint(files, progress)?;
+        self.remove_layers_but(Some(files.layer))
+    }
+
+    /// Records `files` as the layer to resume from, as [`Work::checkpoint`] does, but keeps
+    /// the checkpoint before it (as `checkpoint-prev.json`) and its layer's files, for a
+    /// sweep shared by several MPI ranks: until every rank has recorded the new layer, the
+    /// job must be able to resume from the old one ([`Work::forget_before`]).
+    pub fn checkpoint_keeping(&self, files: &LayerFiles, progress: &Progress) -> Result<()> {
+        let path = self.dir.join(CHECKPOINT);
+        if path.exists() {
+            let prev = self.dir.join(PREVIOUS);
+            fs::rename(&path, &prev).map_err(|e| io_error(&prev, "rename into", e))?;
+        }
+        self.write_checkpoint(files, progress)
+    }
+
+    /// Removes the checkpoint [`Work::checkpoint_keeping`] kept and every layer's folder but
+    /// `layer`'s.
+    pub fn forget_before(&self, layer: usize) -> Result<()> {
+        let prev = self.dir.join(PREVIOUS);
+        if prev.exists() {
+            fs::remove_file(&prev).map_err(|e| io_error(&prev, "remove", e))?;
+        }
+        self.remove_layers_but(Some(layer))
+    }
+
+    fn write_checkpoint(&self, files: &LayerFiles, progress: &Progress) -> Result<()> {
         sync_dir(&files.dir)?;
         let ck = Checkpoint {
             format: FORMAT.into(),
@@ -500,7 +532,7 @@ impl Work {
             shards: files.shards.iter().map(|w| (w.entries, w.bytes)).collect(),
             progress: progress.clone(),
         };
-        let path = self.dir.join("checkpoint.json");
+        let path = self.dir.join(CHECKPOINT);
         let tmp = self.dir.join("checkpoint.json.tmp");
         let text = serde_json::to_vec_pretty(&ck).expect("a checkpoint serializes");
         let mut f = File::create(&tmp).map_err(|e| io_error(&tmp, "create", e))?;
@@ -510,8 +542,7 @@ impl Work {
         fs::rename(&tmp, &path).map_err(|e| io_error(&path, "rename into", e))?;
         File::open(&self.dir)
             .and_then(|d| d.sync_all())
-            .map_err(|e| io_error(&self.dir, "sync", e))?;
-        self.remove_layers_but(Some(files.layer))
+            .map_err(|e| io_error(&self.dir, "sync", e))
     }
 
     /// Removes the folders of every layer but `keep`, and other leftovers.
@@ -537,7 +568,105 @@ impl Work {
         &mut self,
         verify: impl Fn(&Path, usize, usize) -> Result<u64>,
     ) -> Result<Option<(LayerFiles, Progress)>> {
-        let path = self.dir.join("checkpoint.json");
+        match self.checkpoint_layers()?.first() {
+            Some(&layer) => self.resume_layer(Some(layer), verify),
+            None => Ok(None),
+        }
+    }
+
+    /// The layers the folder's checkpoints name, newest first: the last one and, when a
+    /// sweep of several MPI ranks stopped before every rank recorded its layer, the one
+    /// before ([`Work::checkpoint_keeping`]).
+    pub fn checkpoint_layers(&self) -> Result<Vec<usize>> {
+        let mut layers = Vec::new();
+        for name in [CHECKPOINT, PREVIOUS] {
+            if let Some(ck) = self.read_checkpoint(name)? {
+                layers.push(ck.layer);
+            }
+        }
+        layers.sort_unstable_by(|a, b| b.cmp(a));
+        layers.dedup();
+        Ok(layers)
+    }
+
+    /// Resumes from the checkpoint of `layer` ([`Work::checkpoint_layers`]), as
+    /// [`Work::resume`] does; with `None`, forgets every checkpoint and layer of the folder
+    /// (the sweep starts over: another rank of the job had none).
+    pub fn resume_layer(
+        &mut self,
+        layer: Option<usize>,
+        verify: impl Fn(&Path, usize, usize) -> Result<u64>,
+    ) -> Result<Option<(LayerFiles, Progress)>> {
+        let Some(layer) = layer else {
+            for name in [CHECKPOINT, PREVIOUS] {
+                let p = self.dir.join(name);
+                if p.exists() {
+                    fs::remove_file(&p).map_err(|e| io_error(&p, "remove", e))?;
+                    self.made = true;
+                }
+            }
+            self.remove_layers_but(None)?;
+            return Ok(None);
+        };
+        let mut found = None;
+        for name in [CHECKPOINT, PREVIOUS] {
+            if let Some(ck) = self.read_checkpoint(name)?
+                && ck.layer == layer
+                && found.is_none()
+            {
+                found = Some((name, ck));
+            }
+        }
+        let path = self.dir.join(CHECKPOINT);
+        let Some((name, ck)) = found else {
+            return Err(Error::Disk(format!(
+                "{} has no checkpoint of layer {layer}, where the other ranks of the job \
+                 resume; remove {} to start over",
+                self.dir.display(),
+                self.dir.display()
+            )));
+        };
+        // One checkpoint from here on: the one resumed from.
+        let prev = self.dir.join(PREVIOUS);
+        if name == PREVIOUS {
+            fs::rename(&prev, &path).map_err(|e| io_error(&path, "rename into", e))?;
+        } else if prev.exists() {
+            fs::remove_file(&prev).map_err(|e| io_error(&prev, "remove", e))?;
+        }
+        let bad = |why: String| {
+            Error::Disk(format!(
+                "{} is not a usable checkpoint ({why}); remove {} to start over",
+                path.display(),
+                self.dir.display()
+            ))
+        };
+        self.made = true;
+        self.remove_layers_but(Some(ck.layer))?;
+        let dir = self.dir.join(format!("layer-{:03}", ck.layer));
+        let mut shards = Vec::new();
+        for (s, &(entries, bytes)) in ck.shards.iter().enumerate() {
+            let p = shard_path(&dir, s);
+            let n = verify(&p, ck.layer, s)?;
+            let len = fs::metadata(&p).map_err(|e| io_error(&p, "read", e))?.len();
+            if n != entries || len != bytes {
+                return Err(bad(format!("{} does not match it", p.display())));
+            }
+            shards.push(Written { entries, bytes });
+        }
+        Ok(Some((
+            LayerFiles {
+                layer: ck.layer,
+                dir,
+                shards,
+            },
+            ck.progress,
+        )))
+    }
+
+    /// The checkpoint file `name` of the folder, checked to be this sweep's; `None` when
+    /// there is none.
+    fn read_checkpoint(&self, name: &str) -> Result<Option<Checkpoint>> {
+        let path = self.dir.join(name);
         let text = match fs::read(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -561,27 +690,7 @@ impl Work {
                 ck.id.board, ck.id.starts
             )));
         }
-        self.made = true;
-        self.remove_layers_but(Some(ck.layer))?;
-        let dir = self.dir.join(format!("layer-{:03}", ck.layer));
-        let mut shards = Vec::new();
-        for (s, &(entries, bytes)) in ck.shards.iter().enumerate() {
-            let p = shard_path(&dir, s);
-            let n = verify(&p, ck.layer, s)?;
-            let len = fs::metadata(&p).map_err(|e| io_error(&p, "read", e))?.len();
-            if n != entries || len != bytes {
-                return Err(bad(format!("{} does not match it", p.display())));
-            }
-            shards.push(Written { entries, bytes });
-        }
-        Ok(Some((
-            LayerFiles {
-                layer: ck.layer,
-                dir,
-                shards,
-            },
-            ck.progress,
-        )))
+        Ok(Some(ck))
     }
 
     /// After a successful sweep: removes the folder (and the work directory, if that

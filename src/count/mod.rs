@@ -5,6 +5,7 @@
 //!   sequences; the shards of a layer are the work units of the rayon pool.
 //! - [`slots`]: the open-addressing tables a shard is kept in.
 //! - [`stats`]: what a sweep yields ([`Counts`]) and the figures derived from it.
+//! - [`cluster`]: the same sweep shared by the ranks of an MPI job (`--features mpi`).
 //! - [`table`]: many starts, grouped into one sweep per position class; resumable tables.
 //! - [`export`]: the summary text and the CSV files of a count (the exporter).
 //! - [`report`]: comparisons and pictures generated from a table's files.
@@ -17,6 +18,7 @@
 //! # Ok::<(), pegsol::error::Error>(())
 //! ```
 
+pub mod cluster;
 pub mod disk;
 pub mod export;
 pub mod report;

@@ -22,6 +22,7 @@
 //! every next-layer shard absorbs its buffers, one task per shard, with no locks. Sums are
 //! exact and commutative, so the result does not depend on the number of threads.
 
+use crate::count::cluster::Cluster;
 use crate::count::disk::{
     self, Identity, LayerFiles, Progress, ShardReader, ShardWriter, Work, Written,
 };
@@ -413,6 +414,10 @@ pub struct CountOptions {
     pub keep_work: bool,
     /// The most bytes the layer files may take on disk.
     pub max_disk: Option<u64>,
+    /// The ranks sharing the sweep ([`Cluster::single`] outside MPI): each expands its own
+    /// shards and sends the children to the ranks owning theirs. Under several ranks,
+    /// `max_memory`, `max_disk` and `work_dir` are each rank's.
+    pub cluster: Cluster,
 }
 
 /// The work directory of a sweep whose layers outgrow memory when none is given.
@@ -428,6 +433,7 @@ impl Default for CountOptions {
             work_dir: None,
             keep_work: false,
             max_disk: None,
+            cluster: Cluster::single(),
         }
     }
 }
@@ -555,6 +561,181 @@ impl<const N: usize> LayerAcc<N> {
         self.finish.extend(other.finish);
         Ok(())
     }
+
+    /// The layer's statistics over every rank of `cluster`, the same on every rank (a
+    /// collective): each rank's, added exactly.
+    fn gather(self, cluster: &Cluster) -> Result<Self> {
+        if cluster.size() == 1 {
+            return Ok(self);
+        }
+        let mut total = LayerAcc::default();
+        for bytes in cluster.all_gather(&self.to_bytes()) {
+            total.absorb(LayerAcc::from_bytes(&bytes)?)?;
+        }
+        Ok(total)
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        for k in 0..N {
+            b.extend(self.positions[k].to_le_bytes());
+            b.extend(self.dead_ends[k].to_le_bytes());
+            b.extend(self.reached[k].to_le_bytes());
+            b.extend(self.games_ended[k].to_le_bytes());
+        }
+        for &(k, hole, wins) in &self.finish {
+            b.extend((k as u64).to_le_bytes());
+            b.extend((hole as u64).to_le_bytes());
+            b.extend(wins.to_le_bytes());
+        }
+        b
+    }
+
+    fn from_bytes(b: &[u8]) -> Result<Self> {
+        let mut r = Bytes(b);
+        let mut acc = LayerAcc::default();
+        for k in 0..N {
+            acc.positions[k] = r.u64()?;
+            acc.dead_ends[k] = r.u64()?;
+            acc.reached[k] = r.u64()?;
+            acc.games_ended[k] = r.u128()?;
+        }
+        while !r.0.is_empty() {
+            acc.finish
+                .push((r.u64()? as usize, r.u64()? as usize, r.u128()?));
+        }
+        Ok(acc)
+    }
+}
+
+/// Reads little-endian numbers off the front of a message from another rank.
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn take(&mut self, n: usize) -> Result<u128> {
+        if self.0.len() < n {
+            return Err(Error::input("a message from another rank ended early"));
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        let mut x = [0u8; 16];
+        x[..n].copy_from_slice(head);
+        Ok(u128::from_le_bytes(x))
+    }
+    fn u64(&mut self) -> Result<u64> {
+        Ok(self.take(8)? as u64)
+    }
+    fn u128(&mut self) -> Result<u128> {
+        self.take(16)
+    }
+}
+
+/// Children of a batch bound for other ranks, as bytes: for every shard `keep` accepts and
+/// every unit, its number (one byte), the entries of its low parts (key, then each lane)
+/// and those of its high parts.
+fn pack<S: Key, L: Lane, const N: usize>(
+    pool: &[Vec<Out<S, L, N>>],
+    keep: impl Fn(usize) -> bool,
+) -> Vec<u8> {
+    let (kb, lb) = (size_of::<S>(), (L::BITS / 8) as usize);
+    let mut b = Vec::new();
+    for unit in pool {
+        for (s, out) in unit.iter().enumerate() {
+            if !keep(s) || (out.low.is_empty() && out.high.is_empty()) {
+                continue;
+            }
+            b.reserve(1 + 16 + out.low.len() * (kb + N * lb) + out.high.len() * (kb + N * 16));
+            b.push(s as u8);
+            b.extend((out.low.len() as u64).to_le_bytes());
+            for (key, lanes) in &out.low {
+                b.extend_from_slice(&key.wide().to_le_bytes()[..kb]);
+                for l in lanes {
+                    b.extend_from_slice(&l.wide().to_le_bytes()[..lb]);
+                }
+            }
+            b.extend((out.high.len() as u64).to_le_bytes());
+            for (key, his) in &out.high {
+                b.extend_from_slice(&key.wide().to_le_bytes()[..kb]);
+                for h in his {
+                    b.extend(h.to_le_bytes());
+                }
+            }
+        }
+    }
+    b
+}
+
+/// The children [`pack`] wrote, one buffer per shard.
+fn unpack<S: Key, L: Lane, const N: usize>(bytes: &[u8]) -> Result<Vec<Out<S, L, N>>> {
+    let (kb, lb) = (size_of::<S>(), (L::BITS / 8) as usize);
+    let mut outs: Vec<Out<S, L, N>> = vec![Out::default(); SHARDS];
+    let mut r = Bytes(bytes);
+    while !r.0.is_empty() {
+        let s = r.take(1)? as usize;
+        let out = outs
+            .get_mut(s)
+            .ok_or_else(|| Error::input("a message from another rank names no shard"))?;
+        let n = r.u64()? as usize;
+        out.low.reserve(n);
+        for _ in 0..n {
+            let key = S::narrow(r.take(kb)?);
+            let mut lanes = [L::default(); N];
+            for l in lanes.iter_mut() {
+                *l = L::low(r.take(lb)?);
+            }
+            out.low.push((key, lanes));
+        }
+        let n = r.u64()? as usize;
+        for _ in 0..n {
+            let key = S::narrow(r.take(kb)?);
+            let mut his = [0u128; N];
+            for h in his.iter_mut() {
+                *h = r.u128()?;
+            }
+            out.high.push((key, his));
+        }
+    }
+    Ok(outs)
+}
+
+/// Sends the children in `pool` that belong to other ranks' shards to those ranks (and
+/// empties their buffers), and returns the children the other ranks sent this one, one
+/// set of buffers per rank. Counts the bytes sent and the time taken in `run`.
+fn trade<S: Key, L: Lane, const N: usize>(
+    pool: &mut [Vec<Out<S, L, N>>],
+    run: &mut Run,
+) -> Result<Vec<Vec<Out<S, L, N>>>> {
+    let cluster = run.cluster;
+    if cluster.size() == 1 {
+        return Ok(Vec::new());
+    }
+    let clock = Instant::now();
+    let send: Vec<Vec<u8>> = (0..cluster.size())
+        .into_par_iter()
+        .map(|d| {
+            if d == cluster.rank() {
+                Vec::new()
+            } else {
+                pack(pool, |s| cluster.owner(s) == d)
+            }
+        })
+        .collect();
+    run.sent += send.iter().map(|b| b.len() as u64).sum::<u64>();
+    pool.par_iter_mut().for_each(|unit| {
+        for (s, out) in unit.iter_mut().enumerate() {
+            if !cluster.owns(s) {
+                out.low.clear();
+                out.high.clear();
+            }
+        }
+    });
+    let got = cluster.exchange(send)?;
+    let outs = got
+        .par_iter()
+        .map(|b| unpack::<S, L, N>(b))
+        .collect::<Result<Vec<_>>>()?;
+    run.exchange += clock.elapsed();
+    Ok(outs)
 }
 
 /// `x` with lane `k` moved to lane `to[k]`.
@@ -591,6 +772,12 @@ struct Run {
     forced: bool,
     /// Show notices on stderr (not `--quiet`).
     notices: bool,
+    /// The ranks sharing the sweep.
+    cluster: Cluster,
+    /// Bytes this rank sent other ranks during the current layer.
+    sent: u64,
+    /// Time this rank spent exchanging children during the current layer.
+    exchange: std::time::Duration,
 }
 
 impl Run {
@@ -708,8 +895,12 @@ fn pass_ranges(guess: u64, entry_bytes: u64, budget: u64) -> Vec<Range<usize>> {
     let (num, den) = slots::MAX_LOAD;
     let tables = guess as u128 * entry_bytes as u128 * den as u128 * 11 / (num as u128 * 10);
     let room = u128::from((budget - budget / 8).max(1));
-    let passes = tables.div_ceil(room).clamp(1, SHARDS as u128) as usize;
-    let per_pass = SHARDS.div_ceil(passes);
+    split_shards(tables.div_ceil(room).clamp(1, SHARDS as u128) as usize)
+}
+
+/// The [`SHARDS`] shards in `passes` ranges of about equal size, last first.
+fn split_shards(passes: usize) -> Vec<Range<usize>> {
+    let per_pass = SHARDS.div_ceil(passes.clamp(1, SHARDS));
     (0..SHARDS)
         .step_by(per_pass)
         .map(|a| a..(a + per_pass).min(SHARDS))
@@ -941,11 +1132,27 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     /// `H` (every sweep of the english table), they are the entries that reach the start,
     /// with no canonical forms to gather and sort (DESIGN.md, "Positions up to symmetry
     /// within a class").
-    fn reduced_counts(&self, acc: &LayerAcc<N>, reduced: &mut [K]) -> [u64; N] {
+    ///
+    /// Under several ranks `acc` is the whole layer's, and each canonical form is sent to
+    /// a rank chosen by a hash of it, so that equal forms from different ranks meet; each
+    /// rank counts its own and the counts are added.
+    fn reduced_counts(
+        &self,
+        acc: &LayerAcc<N>,
+        mut reduced: Vec<K>,
+        run: &mut Run,
+    ) -> Result<[u64; N]> {
         if self.moves.outer_order() == self.moves.subgroup_order() {
-            return acc.reached;
+            return Ok(acc.reached);
         }
-        Self::distinct(reduced)
+        let cluster = run.cluster;
+        if cluster.size() == 1 {
+            return Ok(Self::distinct(&mut reduced));
+        }
+        let mut forms = route_forms(reduced, N, run)?;
+        let mine = Self::distinct(&mut forms);
+        let all = cluster.sum(&mine);
+        Ok(std::array::from_fn(|k| all[k]))
     }
 
     /// Per start, the distinct canonical forms under `K` in `reduced` whose mask has the
@@ -977,7 +1184,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     }
 
     /// The sweep's identity for its files: board, starts, key encoding and lanes.
-    fn identity<C: Codec<K>>(&self) -> Identity {
+    fn identity<C: Codec<K>>(&self, cluster: &Cluster) -> Identity {
         let mut fp = crc32fast::Hasher::new();
         for j in self.board.jumps() {
             fp.update(format!("{j:?}").as_bytes());
@@ -996,9 +1203,13 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 .map(|&s| Bits::to_u128(s))
                 .collect::<Vec<_>>(),
             &format!(
-                "{} keys of {} bytes, {N} lanes, {SHARDS} shards",
+                "{} keys of {} bytes, {N} lanes, {SHARDS} shards{}",
                 std::any::type_name::<C>(),
-                size_of::<C::S>()
+                size_of::<C::S>(),
+                match cluster.size() {
+                    1 => String::new(),
+                    k => format!(", those of rank {} of {k}", cluster.rank()),
+                }
             ),
         )
     }
@@ -1008,10 +1219,14 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     fn run<C: Codec<K>>(&self, codec: &C, opts: &CountOptions) -> Result<Vec<Counts>> {
         let n = self.starts.len();
         let start_pegs = self.starts[0].count_ones() as usize;
-        let root = opts
-            .work_dir
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(DEFAULT_WORK_DIR));
+        let cluster = opts.cluster;
+        let root = rank_dir(
+            &opts
+                .work_dir
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_WORK_DIR)),
+            &cluster,
+        );
         let name = format!("{} from {}", self.board.name(), self.start_names());
         let mut run = Run {
             started: Instant::now(),
@@ -1021,17 +1236,31 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             positions: 0,
             previous: 0,
             buffers: 0,
-            work: Work::new(&root, &name, self.identity::<C>(), opts.keep_work),
+            work: Work::new(&root, &name, self.identity::<C>(&cluster), opts.keep_work),
             forced: opts.work_dir.is_some(),
             notices: opts.progress,
+            cluster,
+            sent: 0,
+            exchange: std::time::Duration::ZERO,
         };
         // Narrow lanes while carries are rare, then wide ones; not where narrow lanes would
         // only be padding.
         let can_narrow = size_of::<(C::S, [u32; N])>() < size_of::<(C::S, [Wide; N])>();
         let id = run.work.id().clone();
-        let resumed = run.work.resume(|path, layer, shard| {
+        let verify = |path: &Path, layer, shard| {
             ShardReader::open(path, &id, layer, shard)?.verify(size_of::<C::S>(), N)
-        })?;
+        };
+        let resumed = if cluster.size() == 1 {
+            run.work.resume(verify)?
+        } else {
+            // Every rank resumes from the last layer all ranks finished (one may have
+            // recorded a layer the others had not when the job stopped), or starts over.
+            let layers = run.work.checkpoint_layers()?;
+            let newest = layers.first().map_or(0, |&l| l as u64 + 1);
+            let agreed = cluster.min(&[newest])[0];
+            run.work
+                .resume_layer(agreed.checked_sub(1).map(|l| l as usize), verify)?
+        };
         let (current, jumps, narrow) = match resumed {
             Some((files, progress)) => {
                 run.restore(&progress)?;
@@ -1059,7 +1288,9 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     let mut one = [0u64; N];
                     one[slot.expect("H maps starts to starts")] = 1;
                     let (shard, key) = codec.split(canon);
-                    first_layer[shard].add_low(key, &one)?;
+                    if cluster.owns(shard) {
+                        first_layer[shard].add_low(key, &one)?;
+                    }
                 }
                 let first = first_layer.into_iter().map(Frozen::new).collect();
                 (Current::Memory(first), 0, can_narrow)
@@ -1115,13 +1346,18 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         // Children buffers, one set per unit of a batch, reused across batches and layers.
         let mut pool: Vec<Vec<Out<C::S, L, N>>> =
             (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();
+        let cluster = run.cluster;
         loop {
-            let entries = current.entries();
+            // The whole layer's entries, on every rank.
+            let entries = cluster.sum(&[current.entries()])[0];
             if entries == 0 {
                 return Ok((current, jumps));
             }
             let layer_clock = Instant::now();
+            run.sent = 0;
+            run.exchange = std::time::Duration::ZERO;
             let guess = guess_next(entries, run.previous);
+            let share = guess / cluster.size() as u64;
             // In memory while this layer, the next one's tables (about twice their entries,
             // for the load factor and growth) and the children buffers fit the budget.
             let in_memory = match &current {
@@ -1129,12 +1365,14 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     let held: u64 = m.iter().map(|t| t.bytes()).sum();
                     let growth = guess as f64 / entries as f64;
                     let need = held as f64
-                        + 2.0 * (guess * entry_bytes) as f64
+                        + 2.0 * (share * entry_bytes) as f64
                         + run.buffers as f64 * growth.max(1.0);
                     need <= 0.8 * opts.max_memory as f64
                 }
                 _ => false,
             };
+            // Every rank takes the same path.
+            let in_memory = cluster.all(in_memory);
             let (next, acc, reduced, carried) = if in_memory {
                 let Current::Memory(mut m) = current else {
                     unreachable!("checked above")
@@ -1157,16 +1395,27 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             self.record(run, &acc, reduced, jumps)?;
             current = next;
             jumps += 1;
-            let next_entries = current.entries();
+            let [next_entries, carried] = cluster.sum(&[current.entries(), carried])[..] else {
+                unreachable!("two sums")
+            };
             let still_narrow = narrow && carried * 64 <= next_entries;
             let disk = if let Current::Disk(files) = &current {
-                run.work.checkpoint(files, &run.progress(still_narrow))?;
+                checkpoint(run, files, still_narrow)?;
                 files.bytes()
             } else {
                 0
             };
             let secs = layer_clock.elapsed().as_secs_f64().max(1e-9);
-            let memory = crate::memory::human(crate::memory::peak_rss().unwrap_or(0));
+            // Under several ranks: the largest peak of a rank, the bytes all ranks sent and
+            // the longest time a rank spent exchanging.
+            let [peak, sent, exchange_us] = cluster.max(&[
+                crate::memory::peak_rss().unwrap_or(0),
+                cluster.sum(&[run.sent])[0],
+                run.exchange.as_micros() as u64,
+            ])[..] else {
+                unreachable!("three maxima")
+            };
+            let memory = crate::memory::human(peak);
             run.bar.set_message(format!(
                 "layer {jumps}: {} entries, memory {memory}, disk {}, {:.1} M entries/s",
                 thousands::Separable::separate_with_commas(&next_entries),
@@ -1174,14 +1423,21 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 entries as f64 / secs / 1e6
             ));
             run.bar.inc(1);
-            if trace() {
+            if trace() && cluster.rank() == 0 {
+                let ranks = match cluster.size() {
+                    1 => String::new(),
+                    k => format!(
+                        ", {k} ranks: sent {sent} bytes, exchange {:.3} s",
+                        exchange_us as f64 / 1e6
+                    ),
+                };
                 eprintln!(
                     "layer {jumps}: {next_entries} entries ({carried} carry), {} lanes of {} bits, \
-                     {}, peak RSS {} MiB, disk {} MiB, {:.1} M entries/s, at {:.2} s",
+                     {}, peak RSS {} MiB, disk {} MiB, {:.1} M entries/s, at {:.2} s{ranks}",
                     N,
                     L::BITS,
                     if in_memory { "in memory" } else { "on disk" },
-                    crate::memory::peak_rss().unwrap_or(0) >> 20,
+                    peak >> 20,
                     disk >> 20,
                     entries as f64 / secs / 1e6,
                     run.started.elapsed().as_secs_f64()
@@ -1235,6 +1491,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
         let batch = pool.len();
         let entries: usize = current.iter().map(|t| t.len()).sum();
+        let all_entries = run.cluster.sum(&[entries as u64])[0];
         // Canonical forms under K are gathered only where it is larger than H.
         let reduce = self.moves.outer_order() > self.moves.subgroup_order();
         let mut next = Self::new_tables::<C::S, L>();
@@ -1242,7 +1499,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         // carried over from narrow lanes), so that tables seldom grow (DESIGN.md,
         // "Reserved tables").
         if run.previous > 0 {
-            let each = guess_next(entries as u64, run.previous) as usize / SHARDS;
+            let each = guess_next(all_entries, run.previous) as usize / SHARDS;
             if each >= 1024 {
                 next.par_iter_mut().for_each(|t| t.low.reserve(each));
             }
@@ -1253,7 +1510,16 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let mut reduced = vec![K::zero(); if reduce { entries } else { 0 }];
         let reduced_bytes = std::mem::size_of_val(&reduced[..]) as u64;
         let mut rest = &mut reduced[..];
-        for first in (0..SHARDS).step_by(batch) {
+        // This rank's shards (every shard outside MPI), a batch at a time; every rank makes
+        // as many batches as the rank with the most, for the exchange after each.
+        let cluster = run.cluster;
+        let mut mine: Vec<(usize, &mut Frozen<C::S, L, N>)> = current
+            .iter_mut()
+            .enumerate()
+            .filter(|(s, _)| cluster.owns(*s))
+            .collect();
+        let rounds = cluster.max(&[mine.len().div_ceil(batch) as u64])[0] as usize;
+        for round in 0..rounds {
             if opts
                 .cancel
                 .as_ref()
@@ -1261,20 +1527,21 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             {
                 return Err(Error::Interrupted);
             }
-            let units = &mut current[first..(first + batch).min(SHARDS)];
+            let from = (round * batch).min(mine.len());
+            let to = (from + batch).min(mine.len());
+            let units = &mut mine[from..to];
             let pool = &mut pool[..units.len()];
             let mut stretches = Vec::with_capacity(units.len());
-            for unit in units.iter() {
-                let (mine, later) = rest.split_at_mut(if reduce { unit.len() } else { 0 });
-                stretches.push(mine);
+            for (_, unit) in units.iter() {
+                let (own, later) = rest.split_at_mut(if reduce { unit.len() } else { 0 });
+                stretches.push(own);
                 rest = later;
             }
             let accs: Vec<LayerAcc<N>> = units
                 .par_iter_mut()
-                .enumerate()
                 .zip(pool.par_iter_mut())
                 .zip(stretches)
-                .map(|(((i, unit), out), stretch)| {
+                .map(|(((shard, unit), out), stretch)| {
                     out.iter_mut().for_each(|o| {
                         o.low.clear();
                         o.high.clear();
@@ -1282,7 +1549,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     let mut acc = LayerAcc::default();
                     let mut jumps = vec![0u32; self.board.jumps().len()];
                     for (n, (key, m)) in unit.drain().enumerate() {
-                        let pos = codec.join(first + i, key);
+                        let pos = codec.join(*shard, key);
                         let canon =
                             self.expand(codec, pos, m, out, &mut jumps, &mut acc, &(0..SHARDS))?;
                         if reduce {
@@ -1292,13 +1559,16 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     Ok(acc)
                 })
                 .collect::<Result<_>>()?;
+            let received = trade(pool, run)?;
             absorb(&mut next, 0, pool)?;
-            let buffers = buffer_bytes(pool, entry_bytes);
+            absorb(&mut next, 0, &received)?;
+            let buffers = buffer_bytes(pool, entry_bytes) + buffer_bytes(&received, entry_bytes);
             run.buffers = buffers;
+            drop(received);
             for unit_acc in accs {
                 acc.absorb(unit_acc)?;
             }
-            let held: u64 = current.iter().map(|t| t.bytes()).sum::<u64>()
+            let held: u64 = mine.iter().map(|(_, t)| t.bytes()).sum::<u64>()
                 + next.iter().map(|t| t.bytes()).sum::<u64>()
                 + reduced_bytes;
             if held + buffers > opts.max_memory {
@@ -1315,7 +1585,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 )));
             }
         }
-        let reduced = self.reduced_counts(&acc, &mut reduced);
+        let acc = acc.gather(&cluster)?;
+        let reduced = self.reduced_counts(&acc, reduced, run)?;
         let next = next.into_par_iter().map(Frozen::new).collect();
         Ok((next, acc, reduced))
     }
@@ -1347,7 +1618,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             .map(|(s, mut t)| write_shard(&dir, id, layer, s, t.drain()))
             .collect::<Result<Vec<_>>>()?;
         let files = LayerFiles { layer, dir, shards };
-        run.work.checkpoint(&files, &run.progress(narrow))?;
+        checkpoint(run, &files, narrow)?;
         Ok(files)
     }
 
@@ -1422,7 +1693,11 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         )?;
         let dir = run.work.fresh_layer_dir(cur.layer + 1)?;
         let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
-        let mut queue = pass_ranges(guess, entry_bytes, opts.max_memory);
+        // Under several ranks each holds its share of the tables, and all take the most
+        // passes that any rank asks for.
+        let cluster = run.cluster;
+        let own = pass_ranges(guess / cluster.size() as u64, entry_bytes, opts.max_memory);
+        let mut queue = split_shards(cluster.max(&[own.len() as u64])[0] as usize);
         if trace() {
             eprintln!(
                 "layer {}: about {guess} entries of {entry_bytes} bytes, in {} passes",
@@ -1504,7 +1779,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         range: Range<usize>,
         stats: bool,
         guess: u64,
-        run: &Run,
+        run: &mut Run,
         opts: &CountOptions,
     ) -> Result<Option<(Vec<Written>, u64, Option<(LayerAcc<N>, [u64; N])>)>> {
         let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
@@ -1532,10 +1807,19 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let mut acc = LayerAcc::default();
         let mut pool: Vec<Vec<Out<C::S, L, N>>> =
             (0..batch).map(|_| vec![Out::default(); SHARDS]).collect();
-        let id = run.work.id();
-        for first in (0..SHARDS).step_by(batch) {
-            let mut readers = (first..(first + batch).min(SHARDS))
-                .map(|s| Ok((s, ShardReader::open(&cur.path(s), id, cur.layer, s)?)))
+        let id = run.work.id().clone();
+        // This rank's shards (every shard outside MPI), a batch of readers at a time; every
+        // rank reads as many batches and rounds as the rank with the most, for the exchange
+        // of children after each round.
+        let cluster = run.cluster;
+        let mine: Vec<usize> = (0..SHARDS).filter(|&s| cluster.owns(s)).collect();
+        let groups = cluster.max(&[mine.len().div_ceil(batch) as u64])[0] as usize;
+        for group in 0..groups {
+            let from = (group * batch).min(mine.len());
+            let to = (from + batch).min(mine.len());
+            let mut readers = mine[from..to]
+                .iter()
+                .map(|&s| Ok((s, ShardReader::open(&cur.path(s), &id, cur.layer, s)?)))
                 .collect::<Result<Vec<_>>>()?;
             loop {
                 if opts
@@ -1573,21 +1857,28 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                         Ok((n, acc, canon))
                     })
                     .collect::<Result<_>>()?;
-                if rounds.iter().all(|r| r.0 == 0) {
+                if cluster.all(rounds.iter().all(|r| r.0 == 0)) {
                     break;
                 }
+                let received = trade(&mut pool[..readers.len()], run)?;
                 absorb(&mut tables, range.start, &pool[..readers.len()])?;
+                absorb(&mut tables, range.start, &received)?;
+                let mut forms = Vec::new();
                 for (_, a, canon) in rounds {
                     if stats {
                         acc.absorb(a)?;
                     }
-                    if let Some(b) = buckets.as_mut() {
-                        b.push(&canon)?;
+                    if reduce {
+                        forms.extend(canon);
                     }
                 }
+                if let Some(b) = buckets.as_mut() {
+                    b.push(&route_forms(forms, N, run)?)?;
+                }
                 let held = tables.iter().map(|t| t.bytes()).sum::<u64>()
-                    + buffer_bytes(&pool, entry_bytes);
-                if held > opts.max_memory {
+                    + buffer_bytes(&pool, entry_bytes)
+                    + buffer_bytes(&received, entry_bytes);
+                if !cluster.all(held <= opts.max_memory) {
                     return Ok(None);
                 }
             }
@@ -1599,7 +1890,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             .map(|(i, t)| {
                 write_shard(
                     dir,
-                    id,
+                    &id,
                     cur.layer + 1,
                     range.start + i,
                     Frozen::new(t).drain(),
@@ -1607,8 +1898,13 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             })
             .collect::<Result<Vec<_>>>()?;
         let stats = if stats {
+            let acc = acc.gather(&cluster)?;
             let reduced = match buckets {
-                Some(b) => b.distinct(Self::distinct)?,
+                Some(b) => {
+                    let mine = b.distinct(Self::distinct)?;
+                    let all = cluster.sum(&mine);
+                    std::array::from_fn(|k| all[k])
+                }
                 None => acc.reached,
             };
             Some((acc, reduced))
@@ -1626,6 +1922,73 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             .collect::<Vec<_>>()
             .join(", ")
     }
+}
+
+/// The work directory of this rank: `dir` outside MPI; under several ranks `dir` with
+/// `{rank}` replaced by the rank (0 outside MPI), or, without `{rank}`, its folder `rank-R`.
+///
+/// Each rank keeps its own shards' files and checkpoint there.
+fn rank_dir(dir: &Path, cluster: &Cluster) -> PathBuf {
+    let text = dir.to_string_lossy();
+    if text.contains("{rank}") {
+        PathBuf::from(text.replace("{rank}", &cluster.rank().to_string()))
+    } else if cluster.size() == 1 {
+        dir.to_path_buf()
+    } else {
+        dir.join(format!("rank-{}", cluster.rank()))
+    }
+}
+
+/// Sends each canonical form under `K` (with `lanes` bits of starts below it when the sweep
+/// has several) to the rank chosen by a hash of the form, and returns those this rank
+/// receives: equal forms from any rank meet on one rank (a collective). Outside MPI,
+/// `forms` itself.
+fn route_forms<K: Bits>(forms: Vec<K>, lanes: usize, run: &mut Run) -> Result<Vec<K>> {
+    let cluster = run.cluster;
+    if cluster.size() == 1 {
+        return Ok(forms);
+    }
+    let clock = Instant::now();
+    let kb = size_of::<K>();
+    let shift = if lanes > 1 { lanes } else { 0 };
+    let mut send = vec![Vec::new(); cluster.size()];
+    for f in forms {
+        let to = cluster.owner((f >> shift).shard(SHARDS));
+        send[to].extend_from_slice(&Bits::to_u128(f).to_le_bytes()[..kb]);
+    }
+    run.sent += send
+        .iter()
+        .enumerate()
+        .filter(|&(r, _)| r != cluster.rank())
+        .map(|(_, b)| b.len() as u64)
+        .sum::<u64>();
+    let forms = cluster
+        .exchange(send)?
+        .iter()
+        .flat_map(|b| b.chunks_exact(kb))
+        .map(|c| {
+            let mut x = [0u8; 16];
+            x[..kb].copy_from_slice(c);
+            K::from_u128(u128::from_le_bytes(x))
+        })
+        .collect();
+    run.exchange += clock.elapsed();
+    Ok(forms)
+}
+
+/// Records `files` as the sweep's checkpoint. Under several ranks the layer before is kept
+/// until every rank has recorded its own (a collective), so that a job stopped in between
+/// resumes, on every rank, from the last layer all ranks finished ([`Work::resume`]).
+fn checkpoint(run: &mut Run, files: &LayerFiles, narrow: bool) -> Result<()> {
+    let progress = run.progress(narrow);
+    if run.cluster.size() == 1 {
+        return run.work.checkpoint(files, &progress);
+    }
+    run.work.checkpoint_keeping(files, &progress)?;
+    if !run.cluster.all(true) {
+        unreachable!("all(true) holds on every rank");
+    }
+    run.work.forget_before(files.layer)
 }
 
 /// Work units expanded at once: two per thread, at least 4, at most every shard.

@@ -17,6 +17,7 @@
 //! Rows are sorted by board (natural order: `tri:4` before `tri:10`), then start hole
 //! (row, then column), whatever order the pairs were computed in.
 
+use crate::count::cluster::Cluster;
 use crate::count::export::{self, CsvRows};
 use crate::count::stats::Counts;
 use crate::count::sweep::{self, CountOptions};
@@ -613,6 +614,9 @@ pub struct BatchOptions {
     pub keep_work: bool,
     /// The most disk the layer files may take.
     pub max_disk: Option<u64>,
+    /// The ranks sharing each sweep ([`CountOptions::cluster`]); rank 0 alone reads and
+    /// writes the table.
+    pub cluster: Cluster,
 }
 
 /// What a batch did.
@@ -633,17 +637,26 @@ pub struct BatchReport {
 /// after each sweep. Returns [`Error::Interrupted`] on Ctrl-C or SIGTERM, with every pair
 /// finished so far saved.
 pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
+    let first = opts.cluster.rank() == 0;
     let mut table = match &opts.dir {
-        Some(dir) => {
+        Some(dir) if first => {
             files::prepare_dir(dir)?;
             remove_stale_temporaries(dir);
             Table::load(dir, opts.format)?
         }
-        None => Table::default(),
+        _ => Table::default(),
     };
+    // Rank 0's table decides which pairs are left, for every rank.
+    let pending: Vec<u8> = plan
+        .iter()
+        .map(|p| u8::from(!table.contains(&p.board, &p.start)))
+        .collect();
+    let pending = opts.cluster.all_gather(&pending).swap_remove(0);
     let todo: Vec<&Pair> = plan
         .iter()
-        .filter(|p| !table.contains(&p.board, &p.start))
+        .zip(&pending)
+        .filter(|&(_, &left)| left == 1)
+        .map(|(p, _)| p)
         .collect();
     let skipped = plan.len() - todo.len();
     let cancel = cancel_flag();
@@ -706,6 +719,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                 work_dir: opts.work_dir.clone(),
                 keep_work: opts.keep_work,
                 max_disk: opts.max_disk,
+                cluster: opts.cluster,
             };
             memory::reset_peak_rss();
             let clock = Instant::now();
@@ -737,7 +751,9 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                     Entry::new(&counts, m.pair.class_size, run),
                 );
             }
-            if let Some(dir) = &opts.dir {
+            if let Some(dir) = &opts.dir
+                && first
+            {
                 table.save(dir, opts.format)?;
             }
             computed += group.members.len();

@@ -4,6 +4,7 @@ mod cli;
 mod common;
 mod disk;
 mod line;
+mod mpi;
 mod published;
 mod reference;
 mod results;
