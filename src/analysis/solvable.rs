@@ -10,7 +10,11 @@
 //! smaller, until both reach the same layer `m`. There the solvable positions are the
 //! intersection; from there they extend towards the start (parents of solvable positions
 //! that the forward side holds) and towards the goals (children that the backward side
-//! holds). Pagoda functions do not prune here: positions of the middle layers have too many
+//! holds). When the goal is the start's complement (english centre to centre: one peg on
+//! d4 is the complement of the board with d4 empty), the backward side is the forward side
+//! complemented, so only the forward side grows, and the solvable layers after the middle
+//! are the complements of those before it (`Solver::mirrored`). Pagoda functions do not
+//! prune here: positions of the middle layers have too many
 //! pegs for them (english centre: not one position fewer; `DESIGN.md`). When nothing is
 //! solvable, the number of layers to report (the longest game plus one) comes from a
 //! forward sweep that keeps only its frontier.
@@ -754,6 +758,9 @@ impl<'a, K: Bits> Solver<'a, K> {
         let start = self.transforms_canon_h(self.start);
         first[start.shard(SHARDS)].push(start);
         let goals = self.goals();
+        if self.mirrored(&goals) {
+            return self.meet_mirrored(opts, bar, first);
+        }
         // fwd[j]: layer j; bwd[k]: layer last - k.
         let mut fwd = vec![first];
         let mut bwd = vec![goals];
@@ -823,6 +830,98 @@ impl<'a, K: Bits> Solver<'a, K> {
         if trace() {
             eprintln!(
                 "meet: met at layer {m}; {} solvable positions in all ({:.2} s)",
+                solvable.iter().map(size).sum::<usize>(),
+                clock.elapsed().as_secs_f64()
+            );
+        }
+        Ok(Meet::Solvable(solvable))
+    }
+
+    /// Whether the goal is the start's complement: one goal position whose complement is the
+    /// start up to the symmetries. A jump backwards on a position is a jump forwards on its
+    /// complement, so the positions that reach the goal in `k` jumps are then the
+    /// complements of those reachable in `k` jumps from the start (english centre to
+    /// centre), and the solvable positions `k` jumps before the end are the complements of
+    /// those `k` jumps after the start.
+    fn mirrored(&self, goals: &Shards<K>) -> bool {
+        let full = K::from_u128(self.board.full());
+        let mut all = goals.iter().flatten();
+        match (all.next(), all.next()) {
+            (Some(&g), None) => {
+                self.transforms_canon_h(full ^ g) == self.transforms_canon_h(self.start)
+            }
+            _ => false,
+        }
+    }
+
+    /// The canonical complements of a layer's positions, as a layer.
+    fn complements(&self, layer: &Shards<K>) -> Shards<K> {
+        let full = K::from_u128(self.board.full());
+        self.step(layer, |pos, out, _: &mut ()| {
+            let c = self.transforms_canon_h(full ^ pos);
+            out[c.shard(SHARDS)].push(c);
+        })
+        .0
+    }
+
+    /// [`Solver::meet`] when the goal is the start's complement ([`Solver::mirrored`]):
+    /// the forward side alone grows, to the middle layer `m` (half the jumps, rounded up);
+    /// there the solvable positions are those of layer `m` whose complements are in layer
+    /// `last - m`; they extend towards the start as in [`Solver::meet`], and each layer
+    /// `j` after the middle is the complements of the solvable layer `last - j`.
+    fn meet_mirrored(
+        &self,
+        opts: &SolveOptions,
+        bar: &indicatif::ProgressBar,
+        first: Shards<K>,
+    ) -> Result<Meet<K>> {
+        let size = |l: &Shards<K>| l.iter().map(Vec::len).sum::<usize>();
+        let last = self.start.count_ones() as usize - 1;
+        let m = last - last / 2;
+        let clock = std::time::Instant::now();
+        let mut fwd = vec![first];
+        let mut held = 0u64;
+        while fwd.len() - 1 < m {
+            let next = self.expand(fwd.last().expect("a layer"), false);
+            if trace() {
+                eprintln!(
+                    "meet: forward layer {} holds {} positions ({:.2} s)",
+                    fwd.len(),
+                    size(&next),
+                    clock.elapsed().as_secs_f64()
+                );
+            }
+            if size(&next) == 0 {
+                drop(fwd);
+                return Ok(Meet::None(self.depth(opts)?));
+            }
+            held += (size(&next) * std::mem::size_of::<K>()) as u64;
+            self.check_memory(held, opts, fwd.len())?;
+            fwd.push(next);
+            bar.inc(1);
+        }
+        let mirror = self.complements(&fwd[last - m]);
+        let middle = intersect(fwd.pop().expect("the middle layer"), &mirror);
+        drop(mirror);
+        if size(&middle) == 0 {
+            drop(fwd);
+            return Ok(Meet::None(self.depth(opts)?));
+        }
+        let mut solvable: Vec<Shards<K>> = vec![Vec::new(); last + 1];
+        solvable[m] = middle;
+        for j in (0..m).rev() {
+            let f = fwd.pop().expect("a forward layer");
+            solvable[j] = intersect(self.expand(&solvable[j + 1], true), &f);
+            bar.inc(1);
+        }
+        for j in m + 1..=last {
+            solvable[j] = self.complements(&solvable[last - j]);
+            bar.inc(1);
+        }
+        if trace() {
+            eprintln!(
+                "meet: the goal is the start's complement; met at layer {m}; {} solvable \
+                 positions in all ({:.2} s)",
                 solvable.iter().map(size).sum::<usize>(),
                 clock.elapsed().as_secs_f64()
             );
@@ -1011,6 +1110,21 @@ impl HintCache {
     /// Solvable positions kept.
     pub fn len(&self) -> usize {
         self.layers.iter().map(Vec::len).sum()
+    }
+
+    /// Every solvable position kept, layer by layer, in canonical form under the symmetries
+    /// that fix the goal (the other members of their orbits are solvable too).
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert_eq!(c.positions().count(), c.len());
+    /// // The first is the start (in canonical form): as many pegs.
+    /// assert_eq!(c.positions().next().map(u128::count_ones), Some(b.default_start().count_ones()));
+    /// ```
+    pub fn positions(&self) -> impl Iterator<Item = Pegs> + '_ {
+        self.layers.iter().flatten().map(|&(k, _)| k)
     }
 
     /// Whether no position is solvable from the cache's start.

@@ -1,13 +1,27 @@
 //! Finding one game that reaches a goal, or proving there is none; counting the jump
 //! sequences between two positions.
 //!
-//! The search is a depth-first search with a table of *failed* positions: once every jump
-//! from a position has been tried without reaching the goal, the position (in canonical
-//! form) is recorded and never expanded again. The canonical form is taken under the
-//! symmetries that map the goal onto itself (all of them for a single peg at the centre,
-//! fewer for an off-centre finish or an arbitrary goal position), so a failure of `s` is a
-//! failure of every image of `s` under them. The search ends either with a game or after
-//! every reachable position was tried: "no solution" is then a proof, never a time-out.
+//! The search is a depth-first search with a table of *hopeless* positions
+//! ([`HopelessTable`]): once every jump from a position has been tried without reaching the
+//! goal, the position (in canonical form) is recorded and never expanded again. The
+//! canonical form is taken under the symmetries that map the goal onto itself (all of them
+//! for a single peg at the centre, fewer for an off-centre finish or an arbitrary goal
+//! position), so a failure of `s` is a failure of every image of `s` under them; it costs
+//! one XOR per symmetry from the parent's images ([`MoveTable::canonical_child`]). Legal
+//! jumps come from the move table's line shifts, sorted into the search's order (most
+//! weight off the board first). Children that a pagoda function rules out
+//! ([`crate::geometry::pagoda`]: weights no jump increases, and the child weighs less than
+//! every goal) are not visited. The search ends either with a game or after every
+//! reachable position was tried or ruled out: "no solution" is then a proof, never a
+//! time-out.
+//!
+//! Threads: the top levels of the search tree are split into *work units* (the positions a
+//! few jumps deep, about 16 per thread, each canonical form once; one unit, the start, on
+//! one thread), which the threads of the rayon pool take in the search's order. All units
+//! share one table of hopeless positions, so a position proved hopeless under one unit is
+//! never expanded again under another; the first unit to reach the goal stops the others.
+//! With `PEGSOL_TRACE=1` the search reports its units, positions expanded and the table's
+//! inserts and hits on stderr.
 //!
 //! Before searching, the goal is checked against the *position classes* of the board
 //! ([`Classes`]): a jump never changes a position's class, so a goal in another class than
@@ -18,6 +32,7 @@
 use crate::error::{Error, Result, add};
 use crate::geometry::bits::Bits;
 use crate::geometry::board::{Board, Jump, Pegs, bit};
+use crate::geometry::moves::MoveTable;
 use crate::geometry::symmetry::{Symmetry, Transforms};
 use std::collections::HashMap;
 use std::collections::HashSet;
@@ -174,8 +189,9 @@ pub fn narrow_goal(board: &Board, start: Pegs, goal: Goal) -> Option<Goal> {
 
 /// Searches for a game from `start` reaching `goal`, exhaustively.
 ///
-/// `max_memory` bounds the table of failed positions (about 16 bytes each); past it the
-/// search stops with [`Error::Memory`] instead of answering.
+/// Runs on the current rayon pool ([`HopelessTable`] and the module documentation: work
+/// units, one shared table of hopeless positions). `max_memory` bounds that table (8 bytes
+/// a slot, sized once); a full table forgets positions, which costs time, never an answer.
 ///
 /// ```
 /// use pegsol::{geometry::board::Board, games::solve::{search, Goal, Outcome}};
@@ -221,100 +237,489 @@ pub fn search(board: &Board, start: Pegs, goal: Goal, max_memory: u64) -> Result
             failed: 0,
         });
     }
-    if board.holes() <= 64 {
-        Dfs::<u64>::new(board, goal, max_memory).run(start)
+    Ok(if board.holes() <= 64 {
+        run_search::<u64>(board, start, goal, max_memory)
     } else {
-        Dfs::<u128>::new(board, goal, max_memory).run(start)
-    }
+        run_search::<u128>(board, start, goal, max_memory)
+    })
 }
 
-/// The depth-first search with a table of failed positions.
-struct Dfs<'a, K: Bits> {
-    board: &'a Board,
-    /// The jumps in the order they are tried, as masks, and their indices in the board's list.
-    jumps: Vec<(K, K)>,
-    order: Vec<usize>,
-    transforms: Transforms<K>,
-    failed: HashSet<K, Hasher>,
-    goal: Goal,
-    goal_pegs: u32,
-    path: Vec<usize>,
-    nodes: u64,
-    max_entries: usize,
+/// Pagoda functions a search checks at once (at most).
+const PAGODAS: usize = 4;
+
+/// Positions proved hopeless (every jump tried, no goal reached), in canonical form under the
+/// goal's symmetries, shared by every work unit of a search.
+///
+/// For boards of up to 64 holes it is a lock-free table of `AtomicU64` buckets of eight
+/// slots (one cache line): a probe reads one line; an insert fills an empty slot of the
+/// key's bucket or, when the bucket is full, replaces the key with the fewest pegs (the
+/// cheapest to prove again). Forgetting a position is always safe, since the search then
+/// only proves it again, and a key is never half written, so a hit is always a position
+/// that was proved hopeless. Above 64 holes: a `DashSet` of `u128` keys, never forgetting.
+pub struct HopelessTable {
+    kind: TableKind,
 }
 
-impl<'a, K: Bits> Dfs<'a, K> {
-    fn new(board: &'a Board, goal: Goal, max_memory: u64) -> Self {
-        let syms = goal_symmetries(board, goal);
-        let order = jump_order(board, goal);
-        let masks = jump_masks(board);
-        Dfs {
-            board,
-            jumps: order.iter().map(|&j| masks[j]).collect(),
-            order,
-            transforms: Transforms::new(&syms, board.holes()),
-            failed: HashSet::with_hasher(hasher()),
-            goal,
-            goal_pegs: goal.pegs(),
-            path: Vec::new(),
-            nodes: 0,
-            max_entries: (max_memory / 16).min(usize::MAX as u64) as usize,
+/// One cache line of eight slots; 0 marks an empty slot (a stored position has pegs).
+#[repr(align(64))]
+struct Bucket([std::sync::atomic::AtomicU64; 8]);
+
+enum TableKind {
+    Atomic(Box<[Bucket]>),
+    Dash(dashmap::DashSet<u128, Hasher>),
+}
+
+impl HopelessTable {
+    /// A table of at most `max_bytes` (at least 64 KiB, at most 1 GiB for the lock-free
+    /// table, which is sized once), for keys of `holes` holes.
+    ///
+    /// ```
+    /// use pegsol::games::solve::HopelessTable;
+    /// let t = HopelessTable::new(33, 1 << 20);
+    /// assert!(!t.contains(0b1011));
+    /// t.insert(0b1011);
+    /// assert!(t.contains(0b1011));
+    /// ```
+    pub fn new(holes: usize, max_bytes: u64) -> Self {
+        if holes > 64 {
+            return HopelessTable {
+                kind: TableKind::Dash(dashmap::DashSet::with_hasher(hasher())),
+            };
         }
-    }
-
-    fn run(mut self, start: Pegs) -> Result<Search> {
-        let found = self.dfs(K::from_u128(start))?;
-        let failed = self.failed.len();
-        let outcome = if found {
-            Outcome::Found(
-                self.path
-                    .iter()
-                    .map(|&j| self.board.jumps()[self.order[j]])
-                    .collect(),
-            )
+        // 2^(holes - 9) slots, from 2^13 to 2^24 (128 MiB: english, french); 2^27 (1 GiB)
+        // above 40 holes; within the budget.
+        let want: u64 = if holes > 40 {
+            1 << 27
         } else {
-            Outcome::Impossible(format!(
-                "exhaustive search: every position reachable from the start was tried \
-                 ({} positions up to the goal's {} symmetries)",
-                failed,
-                self.transforms.len()
-            ))
+            1 << holes.saturating_sub(9).clamp(13, 24)
         };
-        Ok(Search {
-            outcome,
-            nodes: self.nodes,
-            failed,
-        })
+        let fit = (max_bytes / 8).max(8192);
+        let buckets = (want.min(1 << fit.ilog2()) / 8) as usize;
+        let layout = std::alloc::Layout::array::<Bucket>(buckets).expect("a table that fits");
+        // SAFETY: the layout is non-zero (at least 1024 buckets); a bucket is eight
+        // `AtomicU64`s, for which all-zero bytes are a valid value (0); the pointer comes
+        // from the global allocator with this very layout, which `Box` frees with. Zeroed
+        // memory from the allocator is mapped lazily, so an unused part costs nothing.
+        let table = unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout) as *mut Bucket;
+            if ptr.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, buckets))
+        };
+        HopelessTable {
+            kind: TableKind::Atomic(table),
+        }
     }
 
-    fn dfs(&mut self, pos: K) -> Result<bool> {
-        if pos.count_ones() <= self.goal_pegs {
-            return Ok(self.goal.is_met(pos.to_u128()));
+    #[inline]
+    fn bucket(buckets: &[Bucket], key: u64) -> &Bucket {
+        let i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & (buckets.len() - 1);
+        &buckets[i]
+    }
+
+    /// Whether `key` (a canonical position) was recorded as hopeless.
+    #[inline]
+    pub fn contains(&self, key: u128) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        match &self.kind {
+            TableKind::Atomic(b) => {
+                let key = key as u64;
+                Self::bucket(b, key)
+                    .0
+                    .iter()
+                    .any(|s| s.load(Relaxed) == key)
+            }
+            TableKind::Dash(d) => d.contains(&key),
         }
-        let key = self.transforms.canonical(pos);
-        if self.failed.contains(&key) {
-            return Ok(false);
-        }
-        self.nodes += 1;
-        for j in 0..self.jumps.len() {
-            let (all, fo) = self.jumps[j];
-            if pos & all == fo {
-                self.path.push(j);
-                if self.dfs(pos ^ all)? {
-                    return Ok(true);
+    }
+
+    /// Records `key` (a canonical position with at least one peg) as hopeless.
+    #[inline]
+    pub fn insert(&self, key: u128) {
+        use std::sync::atomic::Ordering::Relaxed;
+        match &self.kind {
+            TableKind::Atomic(b) => {
+                let key = key as u64;
+                let slots = &Self::bucket(b, key).0;
+                let mut victim = 0;
+                let mut fewest = u32::MAX;
+                for (i, s) in slots.iter().enumerate() {
+                    let x = s.load(Relaxed);
+                    if x == key {
+                        return;
+                    }
+                    if x == 0 {
+                        if s.compare_exchange(0, key, Relaxed, Relaxed).is_ok() {
+                            return;
+                        }
+                        continue;
+                    }
+                    if x.count_ones() < fewest {
+                        fewest = x.count_ones();
+                        victim = i;
+                    }
                 }
-                self.path.pop();
+                if fewest <= key.count_ones() {
+                    slots[victim].store(key, Relaxed);
+                }
+            }
+            TableKind::Dash(d) => {
+                d.insert(key);
             }
         }
-        if self.failed.len() >= self.max_entries {
-            return Err(Error::Memory(format!(
-                "the search table reached {} positions, the memory limit; raise --max-memory",
-                self.failed.len()
-            )));
-        }
-        self.failed.insert(key);
-        Ok(false)
     }
+}
+
+/// What every work unit of a search shares.
+struct Shared<K: Bits> {
+    goal: Goal,
+    goal_pegs: u32,
+    /// Jumps, and canonical forms under the goal's symmetries.
+    moves: MoveTable<K>,
+    /// Per jump of the board: its place in the order the search tries jumps.
+    rank: Vec<u16>,
+    /// Per place in that order: the jump.
+    by_rank: Vec<u16>,
+    /// Per jump: the change of each pagoda function's weight.
+    delta: Vec<[i64; PAGODAS]>,
+    /// Per pagoda function: the least weight of a goal (positions lighter are hopeless).
+    floor: [i64; PAGODAS],
+    pagodas: usize,
+    /// Per pagoda function: the weight of each hole.
+    hole_weights: Vec<Vec<i64>>,
+    table: HopelessTable,
+    /// Set when a unit found a game: the others stop.
+    stop: std::sync::atomic::AtomicBool,
+}
+
+/// One thread's search state inside a unit, and its tallies.
+struct Worker<'s, K: Bits> {
+    s: &'s Shared<K>,
+    path: Vec<u16>,
+    nodes: u64,
+    hits: u64,
+    cuts: u64,
+    inserts: u64,
+}
+
+/// A work unit: a position a few jumps from the start, the jumps that lead there, its
+/// canonical form and its pagoda weights.
+struct Unit<K> {
+    path: Vec<u16>,
+    pos: K,
+    key: K,
+    weights: [i64; PAGODAS],
+}
+
+impl<K: Bits> Shared<K> {
+    fn new(board: &Board, goal: Goal, max_memory: u64) -> Self {
+        let m = goal.mask();
+        let moves = MoveTable::new(board, |s| board.transform(s, m) == m);
+        let order = jump_order(board, goal);
+        let mut rank = vec![0u16; order.len()];
+        for (r, &j) in order.iter().enumerate() {
+            rank[j] = r as u16;
+        }
+        let ws: Vec<Vec<i64>> = match goal {
+            Goal::OnePeg(holes) => crate::geometry::pagoda::goal_pagodas(board, holes, PAGODAS),
+            Goal::Position(_) => Vec::new(),
+        };
+        let mut floor = [i64::MIN; PAGODAS];
+        let mut delta = vec![[0i64; PAGODAS]; board.jumps().len()];
+        for (p, w) in ws.iter().enumerate() {
+            floor[p] = (0..board.holes())
+                .filter(|&h| m >> h & 1 == 1)
+                .map(|h| w[h])
+                .min()
+                .unwrap_or(i64::MIN);
+            for (j, jump) in board.jumps().iter().enumerate() {
+                delta[j][p] = w[jump.to] - w[jump.from] - w[jump.over];
+            }
+        }
+        Shared {
+            goal,
+            goal_pegs: goal.pegs(),
+            moves,
+            rank,
+            by_rank: order.iter().map(|&j| j as u16).collect(),
+            delta,
+            floor,
+            pagodas: ws.len(),
+            hole_weights: ws,
+            table: HopelessTable::new(board.holes(), max_memory),
+            stop: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    fn canonical(&self, pos: K) -> K {
+        let h = self.moves.subgroup_order();
+        (0..h)
+            .map(|i| self.moves.transforms().apply(i, pos))
+            .min()
+            .unwrap_or(pos)
+    }
+
+    fn weights(&self, pos: K) -> [i64; PAGODAS] {
+        let mut out = [0i64; PAGODAS];
+        for (p, o) in out.iter_mut().enumerate().take(self.pagodas) {
+            *o = self.hole_weights[p]
+                .iter()
+                .enumerate()
+                .filter(|&(h, _)| pos & K::bit(h) != K::zero())
+                .map(|(_, &x)| x)
+                .sum();
+        }
+        out
+    }
+
+    /// Whether a pagoda function rules out a position of these weights.
+    #[inline]
+    fn hopeless(&self, weights: &[i64; PAGODAS]) -> bool {
+        (0..self.pagodas).any(|p| weights[p] < self.floor[p])
+    }
+
+    /// The legal jumps of `pos` in the search's order, into `buf`; returns how many.
+    #[inline]
+    fn ordered_jumps(&self, pos: K, buf: &mut [u16; 512]) -> usize {
+        let mut n = 0;
+        self.moves.each_jump(pos, |j| {
+            let r = self.rank[j];
+            // Insertion sort: a handful of jumps per position.
+            let mut i = n;
+            while i > 0 && buf[i - 1] > r {
+                buf[i] = buf[i - 1];
+                i -= 1;
+            }
+            buf[i] = r;
+            n += 1;
+        });
+        n
+    }
+
+    /// The work units: the positions `depth` jumps from the start (or fewer, on a branch
+    /// that ends earlier), in the search's order, each canonical form once, none ruled out
+    /// by a pagoda function. `Err(path)` when a goal is met on the way.
+    fn units(&self, start: K, depth: usize) -> std::result::Result<Vec<Unit<K>>, Vec<u16>> {
+        let mut units = vec![Unit {
+            path: Vec::new(),
+            pos: start,
+            key: self.canonical(start),
+            weights: self.weights(start),
+        }];
+        let mut buf = [0u16; 512];
+        for _ in 0..depth {
+            let mut next = Vec::new();
+            let mut seen: HashSet<K, Hasher> = HashSet::with_hasher(hasher());
+            let mut grew = false;
+            for u in units {
+                if u.pos.count_ones() <= self.goal_pegs {
+                    if self.goal.is_met(u.pos.to_u128()) {
+                        return Err(u.path);
+                    }
+                    continue;
+                }
+                let n = self.ordered_jumps(u.pos, &mut buf);
+                if n == 0 {
+                    next.push(u);
+                    continue;
+                }
+                grew = true;
+                for &r in &buf[..n] {
+                    let j = self.by_rank[r as usize] as usize;
+                    let pos = u.pos ^ self.moves.mask(j);
+                    let mut weights = u.weights;
+                    for (x, d) in weights.iter_mut().zip(&self.delta[j]).take(self.pagodas) {
+                        *x += d;
+                    }
+                    if self.hopeless(&weights) {
+                        continue;
+                    }
+                    let key = self.canonical(pos);
+                    if seen.insert(key) {
+                        let mut path = u.path.clone();
+                        path.push(j as u16);
+                        next.push(Unit {
+                            path,
+                            pos,
+                            key,
+                            weights,
+                        });
+                    }
+                }
+            }
+            units = next;
+            if !grew {
+                break;
+            }
+        }
+        Ok(units)
+    }
+}
+
+impl<K: Bits> Worker<'_, K> {
+    /// Searches below `pos` (canonical form `key`, pagoda weights `weights`, not known to be
+    /// hopeless); `Some(true)` with the game in `path` when a goal is reached, `None` when
+    /// another unit found one first.
+    fn dfs(&mut self, pos: K, key: K, weights: &[i64; PAGODAS]) -> Option<bool> {
+        let s = self.s;
+        if pos.count_ones() <= s.goal_pegs {
+            return Some(s.goal.is_met(pos.to_u128()));
+        }
+        if s.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        self.nodes += 1;
+        let img = s.moves.images(pos, s.moves.subgroup_order());
+        let mut buf = [0u16; 512];
+        let n = s.ordered_jumps(pos, &mut buf);
+        let leaf = pos.count_ones() - 1 <= s.goal_pegs;
+        for &r in &buf[..n] {
+            let j = s.by_rank[r as usize] as usize;
+            let child = pos ^ s.moves.mask(j);
+            let mut w = *weights;
+            for (p, x) in w.iter_mut().enumerate().take(s.pagodas) {
+                *x += s.delta[j][p];
+            }
+            if s.hopeless(&w) {
+                self.cuts += 1;
+                continue;
+            }
+            let ckey = if leaf {
+                child
+            } else {
+                let c = s.moves.canonical_child(&img, j);
+                if s.table.contains(c.to_u128()) {
+                    self.hits += 1;
+                    continue;
+                }
+                c
+            };
+            self.path.push(j as u16);
+            match self.dfs(child, ckey, &w) {
+                Some(true) => return Some(true),
+                None => return None,
+                Some(false) => {}
+            }
+            self.path.pop();
+        }
+        s.table.insert(key.to_u128());
+        self.inserts += 1;
+        Some(false)
+    }
+}
+
+/// Runs the search from `start` on the current rayon pool: one unit (the start) on one
+/// thread; on more, the positions a few jumps deep as units, taken in the search's order
+/// by the threads, sharing the table of hopeless positions.
+fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) -> Search {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let shared = Shared::<K>::new(board, goal, max_memory);
+    let threads = rayon::current_num_threads().max(1);
+    let clock = std::time::Instant::now();
+    let start = K::from_u128(start);
+    let found = |path: Vec<u16>, nodes: u64, failed: usize| Search {
+        outcome: Outcome::Found(path.iter().map(|&j| board.jumps()[j as usize]).collect()),
+        nodes,
+        failed,
+    };
+    if shared.hopeless(&shared.weights(start)) {
+        return Search {
+            outcome: Outcome::Impossible(
+                "a pagoda function (weights on the holes that no jump increases) weighs the \
+                 start less than the goal"
+                    .into(),
+            ),
+            nodes: 0,
+            failed: 0,
+        };
+    }
+    // About 16 units per thread, one unit (the start) on one thread.
+    let mut depth = 0;
+    let units = loop {
+        match shared.units(start, depth) {
+            Err(path) => return found(path, 0, 0),
+            Ok(units) if threads == 1 || units.len() >= 16 * threads || depth >= 8 => {
+                break units;
+            }
+            Ok(_) => depth += 1,
+        }
+    };
+    let next = AtomicUsize::new(0);
+    let best: Mutex<Option<(usize, Vec<u16>)>> = Mutex::new(None);
+    let tallies: Mutex<[u64; 4]> = Mutex::new([0; 4]);
+    rayon::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|_| {
+                let mut w = Worker {
+                    s: &shared,
+                    path: Vec::new(),
+                    nodes: 0,
+                    hits: 0,
+                    cuts: 0,
+                    inserts: 0,
+                };
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= units.len() || shared.stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let u = &units[i];
+                    if u.pos.count_ones() > shared.goal_pegs
+                        && shared.table.contains(u.key.to_u128())
+                    {
+                        w.hits += 1;
+                        continue;
+                    }
+                    w.path.clone_from(&u.path);
+                    if w.dfs(u.pos, u.key, &u.weights) == Some(true) {
+                        shared.stop.store(true, Ordering::Relaxed);
+                        let mut b = best.lock().expect("no panic holds the lock");
+                        if b.as_ref().is_none_or(|(at, _)| i < *at) {
+                            *b = Some((i, std::mem::take(&mut w.path)));
+                        }
+                        break;
+                    }
+                }
+                let mut t = tallies.lock().expect("no panic holds the lock");
+                for (x, y) in t.iter_mut().zip([w.nodes, w.hits, w.cuts, w.inserts]) {
+                    *x += y;
+                }
+            });
+        }
+    });
+    let [nodes, hits, cuts, inserts] = tallies.into_inner().expect("no panic held the lock");
+    if trace() {
+        eprintln!(
+            "solve: {} units at depth {depth} on {threads} thread{}, {} pagoda function{}; \
+             {nodes} positions expanded, hopeless table: {inserts} inserts, {hits} hits; \
+             {cuts} children cut by a pagoda function ({:.2} s)",
+            units.len(),
+            if threads == 1 { "" } else { "s" },
+            shared.pagodas,
+            if shared.pagodas == 1 { "" } else { "s" },
+            clock.elapsed().as_secs_f64()
+        );
+    }
+    let failed = inserts as usize;
+    match best.into_inner().expect("no panic held the lock") {
+        Some((_, path)) => found(path, nodes, failed),
+        None => Search {
+            outcome: Outcome::Impossible(format!(
+                "exhaustive search: every position reachable from the start was tried, \
+                 up to the goal's {} symmetries, but those that a pagoda function rules out",
+                shared.moves.subgroup_order()
+            )),
+            nodes,
+            failed,
+        },
+    }
+}
+
+/// Whether `PEGSOL_TRACE` is set: the search then reports its units and table on stderr.
+fn trace() -> bool {
+    std::env::var_os("PEGSOL_TRACE").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 /// The order in which the search tries jumps: first those that take the most weight off

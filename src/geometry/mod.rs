@@ -1,6 +1,6 @@
 //! Geometry: what a board is. Holes on a lattice and their names ([`board`]), the lattices'
 //! directions and maps ([`lattice`]), the symmetry group computed from them ([`symmetry`]),
-//! the legal jumps as bit operations ([`moves`]), bitboard widths ([`bits`]), and the
+//! the legal jumps as bit operations ([`moves`]), pagoda functions ([`pagoda`]), bitboard widths ([`bits`]), and the
 //! Merson regions used by lower bounds ([`regions`]). Depends on nothing but [`crate::error`].
 //!
 //! ```
@@ -14,6 +14,7 @@ pub mod bits;
 pub mod board;
 pub mod lattice;
 pub mod moves;
+pub mod pagoda;
 pub mod regions;
 pub mod symmetry;
 

@@ -98,7 +98,9 @@ fn first_layers_of_every_committed_table_match_a_plain_walk() {
     let mut checked = 0;
     for ((spec, hole), layers) in &rows {
         let board = Board::from_spec(spec).expect("a known board");
-        let start = board.start_from_names(std::slice::from_ref(hole)).expect("a hole");
+        let start = board
+            .start_from_names(std::slice::from_ref(hole))
+            .expect("a hole");
         let walked = walk(&board, start);
         assert!(
             walked.len() >= layers.len().min(5),

@@ -643,3 +643,153 @@ fn fewest_moves_tri8_over_all_starts() {
     assert!(report.contains("in 13 moves"), "{report}");
     assert!(report.contains("final position: 1 peg"), "{report}");
 }
+
+/// Runs `f` on a rayon pool of `threads` threads.
+fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a pool")
+        .install(f)
+}
+
+#[test]
+fn search_on_one_and_two_threads_agrees_with_the_count_engine() {
+    // Table-driven against the brute-force count: on tri:5 and tri:6, from every single
+    // vacancy to every finishing hole, the search (work units sharing one table of
+    // hopeless positions, pagoda functions) finds a game exactly when the count engine
+    // has wins ending there, on 1 and on 2 threads, and every game it finds replays to the
+    // goal.
+    for spec in ["tri:5", "tri:6"] {
+        let b = Board::from_spec(spec).unwrap();
+        for s in 0..b.holes() {
+            let start = b.full() ^ bit(s);
+            let counts = common::run(spec, &[&b.hole_name(s)], 0);
+            for f in 0..b.holes() {
+                let wins = counts.wins_at(&b.hole_name(f));
+                for threads in [1, 2] {
+                    let r = on_threads(threads, || {
+                        search(&b, start, Goal::OnePeg(bit(f)), u64::MAX).unwrap()
+                    });
+                    let pair = format!(
+                        "{spec} {} -> {} on {threads} threads",
+                        b.hole_name(s),
+                        b.hole_name(f)
+                    );
+                    match r.outcome {
+                        Outcome::Found(jumps) => {
+                            assert!(wins > 0, "{pair}: found a game the count has not");
+                            assert_eq!(notation::replay(&b, start, &jumps), Ok(bit(f)), "{pair}");
+                        }
+                        Outcome::Impossible(_) => assert_eq!(wins, 0, "{pair}"),
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn solve_on_one_and_two_threads_passes_check() {
+    // Any --threads gives a game that `pegsol check` accepts (english centre to centre:
+    // published solvable; hex2 and tri:6 from their default starts).
+    for (board, finish) in [("english", "d4"), ("tri:6", "a1"), ("boards/hex2.txt", "")] {
+        for threads in ["1", "2"] {
+            let mut args = vec!["solve", "--board", board, "--threads", threads];
+            if !finish.is_empty() {
+                args.extend(["--finish", finish]);
+            }
+            let (text, code) = stdout_of(&args);
+            if code == 1 {
+                assert!(text.starts_with("no solution"), "{board}: {text}");
+                continue;
+            }
+            assert_eq!(code, 0, "{board} -j {threads}: {text}");
+            let report = check(&text, &[]);
+            assert!(
+                report.contains("final position: 1 peg"),
+                "{board} -j {threads}: {report}"
+            );
+        }
+    }
+}
+
+#[test]
+fn solve_trace_shows_the_shared_tables_hits() {
+    // PEGSOL_TRACE=1: the search reports its work units and the hits of the table of
+    // hopeless positions they share (english d4 to d1 revisits many positions).
+    let table = regex::Regex::new(r"hopeless table: \d+ inserts, (\d+) hits").unwrap();
+    for threads in ["1", "2"] {
+        let out = pegsol()
+            .env("PEGSOL_TRACE", "1")
+            .args([
+                "solve",
+                "--board",
+                "english",
+                "--finish",
+                "d1",
+                "--threads",
+                threads,
+            ])
+            .output()
+            .expect("run pegsol");
+        assert_eq!(out.status.code(), Some(0));
+        let err = String::from_utf8(out.stderr).expect("utf-8");
+        let hits: u64 = table
+            .captures(&err)
+            .unwrap_or_else(|| panic!("no table line in: {err}"))[1]
+            .parse()
+            .unwrap();
+        assert!(hits > 0, "{err}");
+        assert!(err.contains(" units at depth "), "{err}");
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        assert!(check(&text, &[]).contains("final position: 1 peg (d1)"));
+    }
+}
+
+#[test]
+fn pagoda_functions_never_rule_out_a_solvable_position() {
+    // The pagoda functions the search uses are checked against every jump when they are
+    // made; here, independently, no position from which a goal can still be reached
+    // (the solvable set of the analysis, every layer) weighs less than the goal.
+    use pegsol::analysis::solvable::{Finish, HintCache, SolveOptions};
+    use pegsol::geometry::pagoda::{goal_pagodas, is_pagoda, weight};
+    for (spec, finish) in [
+        ("tri:5", "a1"),
+        ("tri:6", "a1"),
+        ("tri:6", "c5"),
+        ("english", "d1"),
+    ] {
+        let b = Board::from_spec(spec).unwrap();
+        let f = b.hole(finish).unwrap();
+        let pagodas = goal_pagodas(&b, bit(f), 8);
+        assert!(!pagodas.is_empty(), "{spec} {finish}");
+        for w in &pagodas {
+            assert!(is_pagoda(&b, w));
+        }
+        let cache = HintCache::build(
+            &b,
+            b.default_start(),
+            Finish::Hole(f),
+            &SolveOptions::default(),
+        )
+        .unwrap();
+        // The cache keeps one position per orbit under the symmetries fixing the goal.
+        let syms: Vec<_> = b
+            .symmetries()
+            .iter()
+            .filter(|s| b.transform(s, bit(f)) == bit(f))
+            .collect();
+        let mut seen = 0;
+        for canon in cache.positions() {
+            for s in &syms {
+                let pos = b.transform(s, canon);
+                for w in &pagodas {
+                    assert!(weight(w, pos) >= w[f], "{spec} {finish}: {pos:b}");
+                }
+            }
+            seen += 1;
+        }
+        assert!(seen > 0, "{spec} {finish}");
+    }
+}
