@@ -70,6 +70,18 @@ if [ -n "${BENCH_DISK:-}" ]; then
 fi
 # ---- end of cases
 
+# verdict STATUS OUTPUT EXPECTED: sets `result` (ok, FAILED or WRONG) and `fail` when not ok.
+verdict() {
+  result=ok
+  if [ "$1" -ne 0 ]; then
+    result="FAILED (exit $1)"
+    fail=1
+  elif ! grep -qF -- "$3" "$2"; then
+    result="WRONG (expected '$3')"
+    fail=1
+  fi
+}
+
 # ---- Cluster runs (issue 20): scripts/bench.sh --mpi
 #      label | pegsol arguments | text the output must contain
 MPI_CASES=(
@@ -110,14 +122,7 @@ if [ "${1:-}" = "--mpi" ]; then
         printf ' '
       done)
       bytes=$({ grep -oE 'sent [0-9]+ bytes' "$work/err" || true; } | awk '{ s += $2 } END { printf "%.0f", s }')
-      result=ok
-      if [ "$status" -ne 0 ]; then
-        result="FAILED (exit $status)"
-        fail=1
-      elif ! grep -qF -- "$expect" "$work/out"; then
-        result="WRONG (expected '$expect')"
-        fail=1
-      fi
+      verdict "$status" "$work/out" "$expect"
       printf '%-24s %-14s %7s s %-22s %16s %s\n' "$label" "$ranks x $threads" "$secs" \
         "${peaks% } MiB" "$bytes" "$result"
       rm -rf "$dir" "$work"/time.*
@@ -183,14 +188,7 @@ for case in "${CASES[@]}"; do
   fi
   [ -z "$dir" ] || rm -rf "$dir"
   walls[$label]=$secs
-  result=ok
-  if [ "$status" -ne 0 ]; then
-    result="FAILED (exit $status)"
-    fail=1
-  elif ! grep -qF -- "$expect" "$out"; then
-    result="WRONG (expected '$expect')"
-    fail=1
-  fi
+  verdict "$status" "$out" "$expect"
   mem_mark="-"
   [ "$mib" = "?" ] || mem_mark=$(mark "$mib" "$max_mib")
   printf '%-24s %7s s %-13s %8s %7s MiB %-15s %s\n' "$label" "$secs" \

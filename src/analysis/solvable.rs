@@ -815,13 +815,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             drop((fwd, bwd));
             return Ok(Meet::None(self.depth(opts)?));
         };
-        let mut solvable: Vec<Shards<K>> = vec![Vec::new(); last + 1];
-        solvable[m] = middle;
-        for j in (0..m).rev() {
-            let f = fwd.pop().expect("a forward layer");
-            solvable[j] = intersect(self.expand(&solvable[j + 1], true), &f);
-            bar.inc(1);
-        }
+        let mut solvable = self.back_to_start(middle, m, last, &mut fwd, bar);
         for j in m + 1..=last {
             let b = bwd.pop().expect("a backward layer");
             solvable[j] = intersect(self.expand(&solvable[j - 1], false), &b);
@@ -862,6 +856,27 @@ impl<'a, K: Bits> Solver<'a, K> {
             out[c.shard(SHARDS)].push(c);
         })
         .0
+    }
+
+    /// The solvable layers `0..=m` from the solvable middle layer `m`: each earlier layer is
+    /// the forward layer (popped from `fwd`) cut to the positions with a jump into the next
+    /// solvable one. The layers after `m`, up to `last`, are left empty for the caller.
+    fn back_to_start(
+        &self,
+        middle: Shards<K>,
+        m: usize,
+        last: usize,
+        fwd: &mut Vec<Shards<K>>,
+        bar: &indicatif::ProgressBar,
+    ) -> Vec<Shards<K>> {
+        let mut solvable: Vec<Shards<K>> = vec![Vec::new(); last + 1];
+        solvable[m] = middle;
+        for j in (0..m).rev() {
+            let f = fwd.pop().expect("a forward layer");
+            solvable[j] = intersect(self.expand(&solvable[j + 1], true), &f);
+            bar.inc(1);
+        }
+        solvable
     }
 
     /// [`Solver::meet`] when the goal is the start's complement ([`Solver::mirrored`]):
@@ -907,13 +922,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             drop(fwd);
             return Ok(Meet::None(self.depth(opts)?));
         }
-        let mut solvable: Vec<Shards<K>> = vec![Vec::new(); last + 1];
-        solvable[m] = middle;
-        for j in (0..m).rev() {
-            let f = fwd.pop().expect("a forward layer");
-            solvable[j] = intersect(self.expand(&solvable[j + 1], true), &f);
-            bar.inc(1);
-        }
+        let mut solvable = self.back_to_start(middle, m, last, &mut fwd, bar);
         for j in m + 1..=last {
             solvable[j] = self.complements(&solvable[last - j]);
             bar.inc(1);

@@ -232,6 +232,14 @@ fn a_killed_rank_stops_the_job_which_resumes() {
     assert_same_files(&want, &out, "resumed after a killed rank");
 }
 
+/// The lines of `stderr` that pegsol wrote (mpirun adds its own).
+fn pegsol_lines(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("pegsol:"))
+        .collect()
+}
+
 /// A rank that fails stops the job with one line naming it and the error's exit code.
 #[test]
 fn a_failing_rank_stops_the_job_with_one_line() {
@@ -242,10 +250,7 @@ fn a_failing_rank_stops_the_job_with_one_line() {
         .unwrap();
     assert_eq!(run.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&run.stderr);
-    let ours: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.starts_with("pegsol:"))
-        .collect();
+    let ours = pegsol_lines(&stderr);
     assert_eq!(ours.len(), 1, "{stderr}");
     assert!(
         ours[0].starts_with("pegsol: rank 0 of 2: board 'tri:99'"),
@@ -274,10 +279,7 @@ fn a_failing_rank_stops_the_job_with_one_line() {
     .unwrap();
     assert_eq!(run.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&run.stderr);
-    let ours: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.starts_with("pegsol:"))
-        .collect();
+    let ours = pegsol_lines(&stderr);
     assert_eq!(ours.len(), 1, "{stderr}");
     assert!(ours[0].starts_with("pegsol: rank 1 of 2: "), "{stderr}");
     assert!(
