@@ -86,6 +86,15 @@ fn single(args: &[&str], out: &Path) {
         .success();
 }
 
+/// The arguments of the tri:6 table (every start), and the directory under `tmp` holding
+/// its single-process files.
+fn single_tri6_table(tmp: &Path) -> ([&'static str; 5], PathBuf) {
+    let table = ["table", "--board", "tri:6", "--starts", "all"];
+    let want = tmp.join("single");
+    single(&table, &want);
+    (table, want)
+}
+
 /// tri:6 and tri:7 from a1 and english from the centre, with 2 and 3 ranks (and 1 or 2
 /// threads each): the CSV files equal the single-process run's.
 #[test]
@@ -128,9 +137,7 @@ fn ranks_count_as_one_process() {
 fn ranks_share_a_table_in_memory_and_on_disk() {
     let Some(bin) = mpi_binary() else { return };
     let tmp = tempfile::tempdir().unwrap();
-    let want = tmp.path().join("single");
-    let table = ["table", "--board", "tri:6", "--starts", "all"];
-    single(&table, &want);
+    let (table, want) = single_tri6_table(tmp.path());
     for (ranks, extra) in [(2, &[][..]), (3, &["--work-dir", "work/{rank}"][..])] {
         let out = tmp.path().join(format!("mpi-{ranks}"));
         let mut args = table.to_vec();
@@ -190,9 +197,7 @@ fn rank_pid(parent: u32, rank: usize) -> Option<u32> {
 fn a_killed_rank_stops_the_job_which_resumes() {
     let Some(bin) = mpi_binary() else { return };
     let tmp = tempfile::tempdir().unwrap();
-    let want = tmp.path().join("single");
-    let table = ["table", "--board", "tri:6", "--starts", "all"];
-    single(&table, &want);
+    let (table, want) = single_tri6_table(tmp.path());
     let out = tmp.path().join("mpi");
     let mut args = table.to_vec();
     args.extend(["-j", "1", "--csv", out.to_str().unwrap()]);
