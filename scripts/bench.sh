@@ -65,7 +65,7 @@ fi
 if [ -n "${BENCH_DISK:-}" ]; then
   CASES+=(
     "count tri:8 a1 on 12G|count --quiet --board tri:8 --max-memory 12G --work-dir @DIR|2700|12288|wins                7,735,090,461,854,962,949,522,016,786"
-    "table french on 16G|table --board french --starts all -q --max-memory 16G --csv @DIR|||french     all"
+    "table french on 16G|table --board french --starts all -q --max-memory 16G --csv @DIR||16384|french     all       37 409,029,894,202,654,893,923,007,408 167,686,106,580,208,348,209,728"
   )
 fi
 # ---- end of cases
