@@ -13,11 +13,19 @@
 //! holds). When the goal is the start's complement (english centre to centre: one peg on
 //! d4 is the complement of the board with d4 empty), the backward side is the forward side
 //! complemented, so only the forward side grows, and the solvable layers after the middle
-//! are the complements of those before it (`Solver::mirrored`). Pagoda functions do not
-//! prune here: positions of the middle layers have too many
-//! pegs for them (english centre: not one position fewer; `DESIGN.md`). When nothing is
-//! solvable, the number of layers to report (the longest game plus one) comes from a
-//! forward sweep that keeps only its frontier.
+//! are the complements of those before it (`Solver::mirrored`); then only layers up to the
+//! middle are built at all: `W` of the middle layer is `N` (sequences from the start) of the
+//! complements, and the wins are the sum of `N * W` over the middle layer.
+//!
+//! **Pagoda cuts** prune both sides: pagoda functions found by linear programming from the
+//! positions of random games ([`crate::geometry::pagoda::sampled_cuts`]) rule out, before
+//! they are stored, children that cannot reach a goal (forward side) and parents that the
+//! start cannot reach (backward side). Such positions lie on no winning path, so the
+//! solvable sets and `W` are unchanged; english centre to centre keeps 1.46 million
+//! positions in its middle layer instead of 3.3 million. The same cuts skip most hash
+//! probes of the `W` and `N` passes. When nothing is solvable, the number of layers to
+//! report (the longest game plus one) comes from a forward sweep without cuts that keeps
+//! only its frontier.
 //!
 //! With [`SolveOptions::reachable`], the reachable counts need the full sweep, and the
 //! analysis runs today's reference passes instead:
@@ -355,7 +363,8 @@ pub struct Hint {
 /// assert_eq!(h.jumps.iter().map(|j| j.wins).sum::<u128>(), 29_760);
 /// ```
 pub fn hint(board: &Board, position: Pegs, finish: Finish, opts: &SolveOptions) -> Result<Hint> {
-    let cache = HintCache::build(board, position, finish, opts)?;
+    // Only the position and its children are asked about: the layers up to the middle do.
+    let cache = HintCache::build_layers(board, position, finish, opts, false)?;
     Ok(cache.hint(board, position).unwrap_or_else(|| {
         let mut jumps: Vec<JumpWins> = board
             .jumps()
@@ -419,6 +428,11 @@ struct Solver<'a, K: Bits> {
     /// Jumps and symmetries; canonical forms under the symmetries fixing the goal (and
     /// the start, with `fix_start`).
     moves: MoveTable<K>,
+    /// Those symmetries (`H`).
+    h: Vec<Symmetry>,
+    /// The meeting's cuts ([`Solver::pruners`]), once found: ahead (positions that cannot
+    /// reach a goal) and behind (positions that the start cannot reach).
+    cuts: std::sync::OnceLock<[Option<Pruner>; 2]>,
 }
 
 impl<'a, K: Bits> Solver<'a, K> {
@@ -437,6 +451,13 @@ impl<'a, K: Bits> Solver<'a, K> {
             finish,
             goal: K::from_u128(goal),
             moves: MoveTable::new(board, fixes),
+            h: board
+                .symmetries()
+                .iter()
+                .filter(|s| fixes(s))
+                .cloned()
+                .collect(),
+            cuts: std::sync::OnceLock::new(),
         }
     }
 
@@ -598,8 +619,21 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// Pass 3: `W` of every solvable position, aligned with the shards of `solvable`.
     fn wins(&self, solvable: &[Shards<K>]) -> Result<Vec<Vec<Vec<u128>>>> {
         let last = solvable.len() - 1;
+        let top = solvable[last].iter().map(|t| vec![1; t.len()]).collect();
+        self.wins_from(solvable, top)
+    }
+
+    /// `W` of every position of `solvable`, given `W` of its last layer (`top`).
+    fn wins_from(
+        &self,
+        solvable: &[Shards<K>],
+        top: Vec<Vec<u128>>,
+    ) -> Result<Vec<Vec<Vec<u128>>>> {
+        let last = solvable.len() - 1;
+        let chunks = self.board.holes().div_ceil(8);
+        let ahead = self.ahead();
         let mut wins: Vec<Vec<Vec<u128>>> = vec![Vec::new(); solvable.len()];
-        wins[last] = solvable[last].iter().map(|t| vec![1; t.len()]).collect();
+        wins[last] = top;
         for j in (0..last).rev() {
             // The solvable positions below and their W, as hash tables: one probe per child.
             let below: Vec<WinTable<K>> = solvable[j + 1]
@@ -613,8 +647,14 @@ impl<'a, K: Bits> Solver<'a, K> {
                     unit.iter()
                         .map(|&pos| {
                             let img = self.moves.images(pos, self.moves.subgroup_order());
+                            let slack = ahead.map(|p| p.slack(pos, chunks));
                             let mut w = Ok(0u128);
                             self.moves.each_jump(pos, |k| {
+                                if let (Some(p), Some(s)) = (ahead, &slack)
+                                    && !p.keeps(s, k, false)
+                                {
+                                    return;
+                                }
                                 let c = self.moves.canonical_child(&img, k);
                                 if let (Some(x), Ok(sum)) = (below[c.shard(SHARDS)].get(c), &w) {
                                     w = add(*sum, x);
@@ -723,22 +763,145 @@ impl<'a, K: Bits> Solver<'a, K> {
         layer
     }
 
-    /// The canonical children (`backward`: parents, by un-jumps) of a layer.
-    fn expand(&self, layer: &Shards<K>, backward: bool) -> Shards<K> {
+    /// The canonical children (`backward`: parents, by un-jumps) of a layer, and how many
+    /// children `prune` ruled out (each before it is put in canonical form).
+    fn expand(
+        &self,
+        layer: &Shards<K>,
+        backward: bool,
+        prune: Option<&Pruner>,
+    ) -> (Shards<K>, u64) {
         let h = self.moves.subgroup_order();
-        self.step(layer, |pos, out, _: &mut ()| {
+        let chunks = self.board.holes().div_ceil(8);
+        let (next, cut) = self.step(layer, |pos, out, cut: &mut u64| {
             let img = self.moves.images(pos, h);
             let mut push = |j| {
                 let c = self.moves.canonical_child(&img, j);
                 out[c.shard(SHARDS)].push(c);
             };
-            if backward {
-                self.moves.each_unjump(pos, &mut push);
-            } else {
-                self.moves.each_jump(pos, &mut push);
+            match prune {
+                None if backward => {
+                    self.moves.each_unjump(pos, &mut push);
+                }
+                None => {
+                    self.moves.each_jump(pos, &mut push);
+                }
+                Some(p) => {
+                    let slack = p.slack(pos, chunks);
+                    let mut keep = |j| {
+                        if p.keeps(&slack, j, backward) {
+                            push(j)
+                        } else {
+                            *cut += 1
+                        }
+                    };
+                    if backward {
+                        self.moves.each_unjump(pos, &mut keep);
+                    } else {
+                        self.moves.each_jump(pos, &mut keep);
+                    }
+                }
             }
-        })
-        .0
+        });
+        (next, cut.iter().sum())
+    }
+
+    /// The cuts ahead and behind ([`Solver::cuts`]), once [`Solver::meet`] found them.
+    fn ahead(&self) -> Option<&Pruner> {
+        self.cuts.get().and_then(|c| c[0].as_ref())
+    }
+
+    fn behind(&self) -> Option<&Pruner> {
+        self.cuts.get().and_then(|c| c[1].as_ref())
+    }
+
+    /// Cuts for the meeting's two sides ([`crate::geometry::pagoda::sampled_cuts`]), from
+    /// random games: forward from the start, positions that cannot reach a goal; backward
+    /// from the goals, positions that no image of the start under `H` reaches. When the
+    /// goal is the start's complement (`mirrored`; `H` then fixes the start, which is the
+    /// goal's complement), the cuts behind are those ahead on complements: `p` is
+    /// reachable only if its complement can reach the goal, so `w(full) - w(p)` is at
+    /// least the threshold. A cut rules out only positions on no winning path, so the
+    /// solvable positions, and `W`, are those of the sweep without cuts.
+    fn pruners(&self, goals: &Shards<K>, mirrored: bool) -> (Option<Pruner>, Option<Pruner>) {
+        use crate::geometry::pagoda::{Question, sampled_cuts};
+        const SAMPLES: usize = 256;
+        let last = self.start.count_ones() as usize - 1;
+        // Several goals (`--finish any`): a cut must hold for every goal, so it rules out
+        // little, and finding and testing the cuts cost more than they saved (english
+        // `--finish any`: 6.31 s with cuts against 5.73 s without, docs/experiments.md).
+        if last < 4 || goals.iter().flatten().count() > 1 {
+            return (None, None);
+        }
+        let depths = (last / 4).max(1)..=(last - last / 2 + 1).min(last);
+        // Every goal position, not only the canonical ones: a child is tested as it lies.
+        let mut targets: Vec<Pegs> = Vec::new();
+        for &g in goals.iter().flatten() {
+            for s in &self.h {
+                let t = self.board.transform(s, g.to_u128());
+                if !targets.contains(&t) {
+                    targets.push(t);
+                }
+            }
+        }
+        if targets.is_empty() {
+            // No goal in the start's class: nothing is solvable, nothing to cut.
+            return (None, None);
+        }
+        let mut starts: Vec<Pegs> = Vec::new();
+        for s in &self.h {
+            let t = self.board.transform(s, self.start.to_u128());
+            if !starts.contains(&t) {
+                starts.push(t);
+            }
+        }
+        let max = MAX_BLOCKS * LANE;
+        let start = self.start.to_u128();
+        let (fwd, bwd) = rayon::join(
+            || {
+                let samples = crate::geometry::pagoda::random_games(
+                    self.board,
+                    &[start],
+                    false,
+                    depths.clone(),
+                    SAMPLES,
+                );
+                let q = Question::Reach(targets.clone());
+                sampled_cuts(self.board, &q, &samples, &self.h, max)
+            },
+            || {
+                if mirrored {
+                    return Vec::new();
+                }
+                let samples = crate::geometry::pagoda::random_games(
+                    self.board,
+                    &targets,
+                    true,
+                    depths.clone(),
+                    SAMPLES,
+                );
+                let q = Question::ReachedFrom(starts.clone());
+                sampled_cuts(self.board, &q, &samples, &self.h, max)
+            },
+        );
+        let bwd = if mirrored {
+            fwd.iter()
+                .map(|c| crate::geometry::pagoda::Cut {
+                    weights: c.weights.iter().map(|&x| -x).collect(),
+                    threshold: c.threshold - c.weights.iter().sum::<i64>(),
+                })
+                .collect()
+        } else {
+            bwd
+        };
+        if trace() {
+            eprintln!(
+                "meet: {} forward and {} backward cuts from {SAMPLES} random games each",
+                fwd.len(),
+                bwd.len()
+            );
+        }
+        (Pruner::new(self.board, &fwd), Pruner::new(self.board, &bwd))
     }
 
     /// The solvable positions of every layer by meeting in the middle: forward from the
@@ -758,14 +921,21 @@ impl<'a, K: Bits> Solver<'a, K> {
         let start = self.transforms_canon_h(self.start);
         first[start.shard(SHARDS)].push(start);
         let goals = self.goals();
-        if self.mirrored(&goals) {
-            return self.meet_mirrored(opts, bar, first);
+        let mirrored = self.mirrored(&goals);
+        let clock = std::time::Instant::now();
+        let (ahead, behind) = self.pruners(&goals, mirrored);
+        if trace() {
+            eprintln!("meet: cuts found in {:.3} s", clock.elapsed().as_secs_f64());
+        }
+        let _ = self.cuts.set([ahead, behind]);
+        let (ahead, behind) = (self.ahead(), self.behind());
+        if mirrored {
+            return self.meet_mirrored(opts, bar, first, ahead);
         }
         // fwd[j]: layer j; bwd[k]: layer last - k.
         let mut fwd = vec![first];
         let mut bwd = vec![goals];
         let mut held = 0u64;
-        let clock = std::time::Instant::now();
         let mut empty = size(&fwd[0]) == 0 || size(&bwd[0]) == 0;
         // The side to grow: the one whose next layer should be the smaller, guessed from
         // its last layer and its last growth ratio.
@@ -778,15 +948,15 @@ impl<'a, K: Bits> Solver<'a, K> {
         };
         while !empty && fwd.len() - 1 < last - (bwd.len() - 1) {
             let forward = guess(&fwd) <= guess(&bwd);
-            let next = if forward {
-                self.expand(fwd.last().expect("a layer"), false)
+            let (next, cut) = if forward {
+                self.expand(fwd.last().expect("a layer"), false, ahead)
             } else {
-                self.expand(bwd.last().expect("a layer"), true)
+                self.expand(bwd.last().expect("a layer"), true, behind)
             };
             empty = size(&next) == 0;
             if trace() {
                 eprintln!(
-                    "meet: {} layer {} holds {} positions ({:.2} s)",
+                    "meet: {} layer {} holds {} positions, {cut} children cut ({:.2} s)",
                     if forward { "forward" } else { "backward" },
                     if forward { fwd.len() } else { last - bwd.len() },
                     size(&next),
@@ -818,7 +988,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         let mut solvable = self.back_to_start(middle, m, last, &mut fwd, bar);
         for j in m + 1..=last {
             let b = bwd.pop().expect("a backward layer");
-            solvable[j] = intersect(self.expand(&solvable[j - 1], false), &b);
+            solvable[j] = intersect(self.expand(&solvable[j - 1], false, ahead).0, &b);
             bar.inc(1);
         }
         if trace() {
@@ -873,7 +1043,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         solvable[m] = middle;
         for j in (0..m).rev() {
             let f = fwd.pop().expect("a forward layer");
-            solvable[j] = intersect(self.expand(&solvable[j + 1], true), &f);
+            solvable[j] = intersect(self.expand(&solvable[j + 1], true, self.behind()).0, &f);
             bar.inc(1);
         }
         solvable
@@ -889,6 +1059,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         opts: &SolveOptions,
         bar: &indicatif::ProgressBar,
         first: Shards<K>,
+        prune: Option<&Pruner>,
     ) -> Result<Meet<K>> {
         let size = |l: &Shards<K>| l.iter().map(Vec::len).sum::<usize>();
         let last = self.start.count_ones() as usize - 1;
@@ -897,10 +1068,10 @@ impl<'a, K: Bits> Solver<'a, K> {
         let mut fwd = vec![first];
         let mut held = 0u64;
         while fwd.len() - 1 < m {
-            let next = self.expand(fwd.last().expect("a layer"), false);
+            let (next, cut) = self.expand(fwd.last().expect("a layer"), false, prune);
             if trace() {
                 eprintln!(
-                    "meet: forward layer {} holds {} positions ({:.2} s)",
+                    "meet: forward layer {} holds {} positions, {cut} children cut ({:.2} s)",
                     fwd.len(),
                     size(&next),
                     clock.elapsed().as_secs_f64()
@@ -923,19 +1094,128 @@ impl<'a, K: Bits> Solver<'a, K> {
             return Ok(Meet::None(self.depth(opts)?));
         }
         let mut solvable = self.back_to_start(middle, m, last, &mut fwd, bar);
-        for j in m + 1..=last {
-            solvable[j] = self.complements(&solvable[last - j]);
-            bar.inc(1);
-        }
+        solvable.truncate(m + 1);
         if trace() {
             eprintln!(
                 "meet: the goal is the start's complement; met at layer {m}; {} solvable \
-                 positions in all ({:.2} s)",
+                 positions up to the middle ({:.2} s)",
                 solvable.iter().map(size).sum::<usize>(),
                 clock.elapsed().as_secs_f64()
             );
         }
-        Ok(Meet::Solvable(solvable))
+        Ok(Meet::Half(solvable, last))
+    }
+
+    /// Every solvable layer from [`Meet::Half`]: the layers after the middle are the
+    /// complements of those as far before the end.
+    fn unmirror(&self, mut half: Vec<Shards<K>>, last: usize) -> Vec<Shards<K>> {
+        for j in half.len()..=last {
+            let c = self.complements(&half[last - j]);
+            half.push(c);
+        }
+        half
+    }
+
+    /// `N` of every position of `layers` (solvable layers `0..`, in the start's orbit
+    /// under `H` first): the jump sequences from the start to it, `N(c) = sum of N(p)` over
+    /// its parents. Every reachable parent of a solvable position is solvable, so the
+    /// solvable layers hold them all.
+    fn paths(&self, layers: &[Shards<K>]) -> Result<Vec<Vec<Vec<u128>>>> {
+        let h = self.moves.subgroup_order();
+        let chunks = self.board.holes().div_ceil(8);
+        let behind = self.behind();
+        let mut n: Vec<Vec<Vec<u128>>> = Vec::with_capacity(layers.len());
+        n.push(layers[0].iter().map(|t| vec![1; t.len()]).collect());
+        for j in 1..layers.len() {
+            let above: Vec<WinTable<K>> = layers[j - 1]
+                .par_iter()
+                .zip(n[j - 1].par_iter())
+                .map(|(keys, w)| WinTable::new(keys, w))
+                .collect();
+            let next = layers[j]
+                .par_iter()
+                .map(|unit| {
+                    unit.iter()
+                        .map(|&pos| {
+                            let img = self.moves.images(pos, h);
+                            let slack = behind.map(|p| p.slack(pos, chunks));
+                            let mut sum = Ok(0u128);
+                            self.moves.each_unjump(pos, |u| {
+                                if let (Some(p), Some(s)) = (behind, &slack)
+                                    && !p.keeps(s, u, true)
+                                {
+                                    return;
+                                }
+                                let c = self.moves.canonical_child(&img, u);
+                                if let (Some(x), Ok(s)) = (above[c.shard(SHARDS)].get(c), &sum) {
+                                    sum = add(*s, x);
+                                }
+                            });
+                            sum
+                        })
+                        .collect::<Result<Vec<u128>>>()
+                })
+                .collect::<Result<_>>()?;
+            n.push(next);
+        }
+        Ok(n)
+    }
+
+    /// `W` of the middle layer `m` of [`Meet::Half`] (the last of `half`), aligned with
+    /// its shards: a game from `p` to the goal is, complemented and reversed, a game from
+    /// the goal's complement (the start, which `H` then fixes) to the complement of `p`,
+    /// so `W(p) = N(complement of p)`, found in layer `last - m` of `n` ([`Solver::paths`]
+    /// of at least layers `0..=last - m`).
+    fn middle_wins(&self, half: &[Shards<K>], last: usize, n: &[Vec<Vec<u128>>]) -> Vec<Vec<u128>> {
+        let m = half.len() - 1;
+        let full = K::from_u128(self.board.full());
+        let other: Vec<WinTable<K>> = half[last - m]
+            .par_iter()
+            .zip(n[last - m].par_iter())
+            .map(|(keys, w)| WinTable::new(keys, w))
+            .collect();
+        half[m]
+            .par_iter()
+            .map(|unit| {
+                unit.iter()
+                    .map(|&pos| {
+                        let c = self.transforms_canon_h(full ^ pos);
+                        other[c.shard(SHARDS)].get(c).unwrap_or(0)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The winning sequences from the start when the goal is the start's complement and
+    /// `H` fixes the start: a game passes through one position `p` of the middle layer
+    /// `m`, so the wins are the sum over that layer of `N(p) * W(p)`, each orbit counted
+    /// by its size, with `W(p)` from [`Solver::middle_wins`]: only layers `0..=m` are
+    /// needed.
+    fn wins_mirrored(&self, half: &[Shards<K>], last: usize) -> Result<u128> {
+        let m = half.len() - 1;
+        let n = self.paths(half)?;
+        let w = self.middle_wins(half, last, &n);
+        let h = self.moves.subgroup_order();
+        half[m]
+            .par_iter()
+            .zip(n[m].par_iter().zip(w.par_iter()))
+            .map(|(unit, (counts, wins))| {
+                let mut total = 0u128;
+                for ((&pos, &before), &after) in unit.iter().zip(counts).zip(wins) {
+                    let img = self.moves.images(pos, h);
+                    let fixed = img[..h].iter().filter(|&&x| x == pos).count();
+                    let term = ((h / fixed) as u128)
+                        .checked_mul(before)
+                        .and_then(|x| x.checked_mul(after))
+                        .ok_or_else(|| {
+                            Error::Overflow(format!("{before} * {after} exceeds u128"))
+                        })?;
+                    total = add(total, term)?;
+                }
+                Ok(total)
+            })
+            .try_reduce(|| 0, add)
     }
 
     /// The number of layers of reachable positions (the longest game plus one), by a
@@ -982,22 +1262,32 @@ impl<'a, K: Bits> Solver<'a, K> {
     fn solvable_meet(&self, opts: &SolveOptions) -> Result<Solvable> {
         let pegs = self.start.count_ones() as usize;
         let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
-        let (solvable, w0) = match self.meet(opts, &bar)? {
+        let (solvable, w0, last) = match self.meet(opts, &bar)? {
             Meet::Solvable(solvable) => {
                 let wins = self.wins(&solvable)?;
                 let start = self.transforms_canon_h(self.start);
                 let w0 = Self::contains(&solvable[0], start)
                     .map_or(0, |at| wins[0][start.shard(SHARDS)][at]);
-                (solvable, w0)
+                let last = solvable.len() - 1;
+                (solvable, w0, last)
             }
-            Meet::None(layers) => (vec![vec![Vec::new(); SHARDS]; layers], 0),
+            // `solvable` reduces under symmetries that fix the start (`fix_start`).
+            Meet::Half(half, last) => {
+                let w0 = self.wins_mirrored(&half, last)?;
+                (half, w0, last)
+            }
+            Meet::None(layers) => (vec![vec![Vec::new(); SHARDS]; layers], 0, layers - 1),
         };
         bar.finish_and_clear();
-        let layers = solvable
-            .iter()
-            .enumerate()
-            .map(|(jumps, s)| {
-                let (positions, positions_reduced) = self.layer_counts(s);
+        // Layers past those kept (a mirrored meeting) are the complements of layers as far
+        // before the end: complementing commutes with every symmetry, so they count alike.
+        let counts: Vec<(u64, u64)> = solvable.iter().map(|s| self.layer_counts(s)).collect();
+        let layers = (0..=last)
+            .map(|jumps| {
+                let (positions, positions_reduced) = counts
+                    .get(jumps)
+                    .copied()
+                    .unwrap_or_else(|| counts[last - jumps]);
                 SolvableLayer {
                     jumps,
                     positions,
@@ -1011,33 +1301,48 @@ impl<'a, K: Bits> Solver<'a, K> {
     }
 
     /// The solvable positions from the start and their `W`, each layer as (canonical
-    /// position, `W`) sorted by position: what [`HintCache`] keeps.
-    fn table(&self, opts: &SolveOptions) -> Result<Vec<Vec<(Pegs, u128)>>> {
+    /// position, `W`) sorted by position: what [`HintCache`] keeps. Without `whole`, a
+    /// mirrored meeting ([`Meet::Half`]) keeps the layers up to the middle only, their `W`
+    /// from the middle layer's: there `W(p)` is `N` of the complement of `p`
+    /// ([`Solver::wins_mirrored`]).
+    fn table(&self, opts: &SolveOptions, whole: bool) -> Result<Vec<Vec<(Pegs, u128)>>> {
         let pegs = self.start.count_ones() as usize;
         if pegs == 0 {
             return Err(Error::input("the position has no peg"));
         }
         let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
-        let table = match self.meet(opts, &bar)? {
+        let met = match self.meet(opts, &bar)? {
+            Meet::Half(half, last) if whole => Meet::Solvable(self.unmirror(half, last)),
+            met => met,
+        };
+        let solved = match met {
+            Meet::Half(half, last) => {
+                let n = self.paths(&half[..=last - (half.len() - 1)])?;
+                let top = self.middle_wins(&half, last, &n);
+                let wins = self.wins_from(&half, top)?;
+                Some((half, wins))
+            }
             Meet::Solvable(solvable) => {
                 let wins = self.wins(&solvable)?;
-                solvable
-                    .into_par_iter()
-                    .zip(wins)
-                    .map(|(keys, wins)| {
-                        let mut layer: Vec<(Pegs, u128)> = keys
-                            .iter()
-                            .zip(&wins)
-                            .flat_map(|(k, w)| {
-                                k.iter().zip(w).map(|(&k, &w)| (Bits::to_u128(k), w))
-                            })
-                            .collect();
-                        layer.sort_unstable();
-                        layer
-                    })
-                    .collect()
+                Some((solvable, wins))
             }
-            Meet::None(_) => Vec::new(),
+            Meet::None(_) => None,
+        };
+        let table = match solved {
+            Some((solvable, wins)) => solvable
+                .into_par_iter()
+                .zip(wins)
+                .map(|(keys, wins)| {
+                    let mut layer: Vec<(Pegs, u128)> = keys
+                        .iter()
+                        .zip(&wins)
+                        .flat_map(|(k, w)| k.iter().zip(w).map(|(&k, &w)| (Bits::to_u128(k), w)))
+                        .collect();
+                    layer.sort_unstable();
+                    layer
+                })
+                .collect(),
+            None => Vec::new(),
         };
         bar.finish_and_clear();
         Ok(table)
@@ -1082,11 +1387,23 @@ impl HintCache {
         finish: Finish,
         opts: &SolveOptions,
     ) -> Result<HintCache> {
+        Self::build_layers(board, position, finish, opts, true)
+    }
+
+    /// [`HintCache::build`]; without `whole`, when the goal is the position's complement,
+    /// only the layers up to the middle (enough for the position itself and its children).
+    fn build_layers(
+        board: &Board,
+        position: Pegs,
+        finish: Finish,
+        opts: &SolveOptions,
+        whole: bool,
+    ) -> Result<HintCache> {
         let layers = with_pool(opts, || {
             if board.holes() <= 64 {
-                Solver::<u64>::new(board, position, finish, false).table(opts)
+                Solver::<u64>::new(board, position, finish, false).table(opts, whole)
             } else {
-                Solver::<u128>::new(board, position, finish, false).table(opts)
+                Solver::<u128>::new(board, position, finish, false).table(opts, whole)
             }
         })?;
         Ok(HintCache {
@@ -1318,6 +1635,10 @@ fn trace() -> bool {
 enum Meet<K> {
     /// The solvable positions of every layer from the start's to the goal's.
     Solvable(Vec<Shards<K>>),
+    /// The goal is the start's complement ([`Solver::meet_mirrored`]): the solvable
+    /// positions of layers `0..=m` only, and the last layer's number; layer `j > m` is the
+    /// complements of layer `last - j`.
+    Half(Vec<Shards<K>>, usize),
     /// No position is solvable; the number of layers of reachable positions.
     None(usize),
 }
@@ -1341,9 +1662,11 @@ fn intersect<K: Bits>(a: Shards<K>, b: &Shards<K>) -> Shards<K> {
 }
 
 /// Nonzero keys and their `W`: open addressing with linear probing, at most half full,
-/// zero marking an empty slot (no position without pegs is stored).
+/// zero marking an empty slot (no position without pegs is stored). A value is kept as two
+/// `u64` halves beside its key, so that an entry is 24 bytes with 64-bit keys and a probe,
+/// hit or miss, touches one entry.
 struct WinTable<K> {
-    slots: Vec<(K, u128)>,
+    slots: Vec<(K, [u64; 2])>,
     shift: u32,
 }
 
@@ -1351,7 +1674,7 @@ impl<K: Bits> WinTable<K> {
     fn new(keys: &[K], wins: &[u128]) -> Self {
         let size = (2 * keys.len()).next_power_of_two().max(16);
         let mut t = WinTable {
-            slots: vec![(K::zero(), 0); size],
+            slots: vec![(K::zero(), [0; 2]); size],
             shift: 64 - size.trailing_zeros(),
         };
         for (&k, &w) in keys.iter().zip(wins) {
@@ -1359,7 +1682,7 @@ impl<K: Bits> WinTable<K> {
             while t.slots[i].0 != K::zero() {
                 i = (i + 1) & (size - 1);
             }
-            t.slots[i] = (k, w);
+            t.slots[i] = (k, [w as u64, (w >> 64) as u64]);
         }
         t
     }
@@ -1375,9 +1698,9 @@ impl<K: Bits> WinTable<K> {
         let mask = self.slots.len() - 1;
         let mut i = self.index(key);
         loop {
-            let (k, w) = self.slots[i];
+            let (k, [lo, hi]) = self.slots[i];
             if k == key {
-                return Some(w);
+                return Some(u128::from(lo) | u128::from(hi) << 64);
             }
             if k == K::zero() {
                 return None;
@@ -1429,4 +1752,103 @@ fn radix_sort_dedup<K: Bits>(v: &mut Vec<K>, bits: usize) {
     }
     src.dedup();
     *v = src;
+}
+
+/// Lanes of [`Pruner`]: one cut per lane, eight lanes to a block.
+const LANE: usize = 8;
+/// At most this many blocks of cuts per side.
+const MAX_BLOCKS: usize = 8;
+
+/// Cuts ([`crate::geometry::pagoda::Cut`]) applied to the children of a sweep, each cut in
+/// one `i32` lane: a parent's slack (weight minus threshold, per cut) from byte tables, a
+/// child's from the parent's plus the jump's change of weight. A child with a negative
+/// slack in some lane is ruled out.
+struct Pruner {
+    blocks: usize,
+    /// Per byte of a position, per byte value, per block: the weight of those pegs.
+    tables: Vec<[i32; LANE]>,
+    /// Per block: minus the thresholds (a large number in the unused lanes).
+    base: Vec<[i32; LANE]>,
+    /// Per jump, per block: the change of weight when the jump is made...
+    forward: Vec<[i32; LANE]>,
+    /// ... and when it is undone.
+    backward: Vec<[i32; LANE]>,
+}
+
+impl Pruner {
+    /// The pruner of `cuts` (at most [`MAX_BLOCKS`] * [`LANE`] of them are used); `None`
+    /// without cuts.
+    fn new(board: &Board, cuts: &[crate::geometry::pagoda::Cut]) -> Option<Pruner> {
+        let fits = |c: &&crate::geometry::pagoda::Cut| {
+            let total: i64 = c.weights.iter().map(|w| w.abs()).sum();
+            total < 1 << 28 && c.threshold.abs() < 1 << 28
+        };
+        let cuts: Vec<_> = cuts.iter().filter(fits).take(MAX_BLOCKS * LANE).collect();
+        if cuts.is_empty() {
+            return None;
+        }
+        let blocks = cuts.len().div_ceil(LANE);
+        let chunks = board.holes().div_ceil(8);
+        let mut p = Pruner {
+            blocks,
+            tables: vec![[0; LANE]; chunks * 256 * blocks],
+            base: vec![[1 << 29; LANE]; blocks],
+            forward: vec![[0; LANE]; board.jumps().len() * blocks],
+            backward: vec![[0; LANE]; board.jumps().len() * blocks],
+        };
+        for (k, c) in cuts.iter().enumerate() {
+            let (b, l) = (k / LANE, k % LANE);
+            p.base[b][l] = -c.threshold as i32;
+            for chunk in 0..chunks {
+                for v in 0..256 {
+                    let w: i64 = (0..8)
+                        .filter(|&i| v >> i & 1 == 1 && 8 * chunk + i < board.holes())
+                        .map(|i| c.weights[8 * chunk + i])
+                        .sum();
+                    p.tables[(chunk * 256 + v) * blocks + b][l] = w as i32;
+                }
+            }
+            for (j, jump) in board.jumps().iter().enumerate() {
+                let d = c.weights[jump.to] - c.weights[jump.from] - c.weights[jump.over];
+                p.forward[j * blocks + b][l] = d as i32;
+                p.backward[j * blocks + b][l] = -d as i32;
+            }
+        }
+        Some(p)
+    }
+
+    /// The slack of `pos` in each lane.
+    #[inline]
+    fn slack<K: Bits>(&self, pos: K, chunks: usize) -> [[i32; LANE]; MAX_BLOCKS] {
+        let mut s = [[0; LANE]; MAX_BLOCKS];
+        s[..self.blocks].copy_from_slice(&self.base);
+        for chunk in 0..chunks {
+            let at = (chunk * 256 + pos.byte(chunk)) * self.blocks;
+            for (x, t) in s[..self.blocks].iter_mut().zip(&self.tables[at..]) {
+                for i in 0..LANE {
+                    x[i] += t[i];
+                }
+            }
+        }
+        s
+    }
+
+    /// Whether the child by jump `j` (undone, with `unjump`) of a position of slack `s`
+    /// escapes every cut.
+    #[inline]
+    fn keeps(&self, s: &[[i32; LANE]; MAX_BLOCKS], j: usize, unjump: bool) -> bool {
+        let d = if unjump {
+            &self.backward
+        } else {
+            &self.forward
+        };
+        let d = &d[j * self.blocks..(j + 1) * self.blocks];
+        let mut sign = 0;
+        for (x, y) in s[..self.blocks].iter().zip(d) {
+            for i in 0..LANE {
+                sign |= x[i] + y[i];
+            }
+        }
+        sign >= 0
+    }
 }

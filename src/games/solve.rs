@@ -244,8 +244,12 @@ pub fn search(board: &Board, start: Pegs, goal: Goal, max_memory: u64) -> Result
     })
 }
 
-/// Pagoda functions a search checks at once (at most).
-const PAGODAS: usize = 4;
+/// Pagoda functions a search checks at once (at most): the generic ones
+/// ([`crate::geometry::pagoda::goal_pagodas`]), then those found by linear programming
+/// from positions of random games ([`crate::geometry::pagoda::sampled_cuts`]).
+const PAGODAS: usize = 16;
+/// Of which generic.
+const GENERIC_PAGODAS: usize = 4;
 
 /// Positions proved hopeless (every jump tried, no goal reached), in canonical form under the
 /// goal's symmetries, shared by every work unit of a search.
@@ -413,7 +417,7 @@ struct Unit<K> {
 }
 
 impl<K: Bits> Shared<K> {
-    fn new(board: &Board, goal: Goal, max_memory: u64) -> Self {
+    fn new(board: &Board, start: Pegs, goal: Goal, max_memory: u64) -> Self {
         let m = goal.mask();
         let moves = MoveTable::new(board, |s| board.transform(s, m) == m);
         let order = jump_order(board, goal);
@@ -422,7 +426,24 @@ impl<K: Bits> Shared<K> {
             rank[j] = r as u16;
         }
         let ws: Vec<Vec<i64>> = match goal {
-            Goal::OnePeg(holes) => crate::geometry::pagoda::goal_pagodas(board, holes, PAGODAS),
+            Goal::OnePeg(holes) => {
+                use crate::geometry::pagoda::{Question, goal_pagodas, random_games, sampled_cuts};
+                let mut ws = goal_pagodas(board, holes, GENERIC_PAGODAS);
+                // The middle game: positions a quarter to three quarters of the way.
+                let pegs = start.count_ones() as usize;
+                let samples = random_games(board, &[start], false, pegs / 4..=3 * pegs / 4, 128);
+                let goals = (0..board.holes())
+                    .filter(|&h| holes >> h & 1 == 1)
+                    .map(|h| 1 << h)
+                    .collect();
+                let cuts = sampled_cuts(board, &Question::Reach(goals), &samples, &[], PAGODAS);
+                for c in cuts {
+                    if ws.len() < PAGODAS && !ws.contains(&c.weights) {
+                        ws.push(c.weights);
+                    }
+                }
+                ws
+            }
             Goal::Position(_) => Vec::new(),
         };
         let mut floor = [i64::MIN; PAGODAS];
@@ -615,7 +636,7 @@ impl<K: Bits> Worker<'_, K> {
 fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) -> Search {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let shared = Shared::<K>::new(board, goal, max_memory);
+    let shared = Shared::<K>::new(board, start, goal, max_memory);
     let threads = rayon::current_num_threads().max(1);
     let clock = std::time::Instant::now();
     let start = K::from_u128(start);

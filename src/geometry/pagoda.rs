@@ -126,3 +126,267 @@ pub fn goal_pagodas(board: &Board, goal: Pegs, max: usize) -> Vec<Vec<i64>> {
     out.truncate(max);
     out
 }
+
+/// A pagoda function proving that no position of `from` reaches any of `to`: integer
+/// weights `w`, checked by [`is_pagoda`], with `w(f) < w(t)` for every `f` of `from` and
+/// `t` of `to`. `None` when none exists with weights in `-4..=4` (before scaling to
+/// integers), or when rounding the linear program's answer to integers failed (rare; never
+/// a wrong answer).
+///
+/// Found by linear programming (techniques.md, "Pagoda functions"; Beasley, "The Ins and
+/// Outs of Peg Solitaire", ch. 4): the weights, a ceiling above every `w(f)` and a floor
+/// below every `w(t)`, minimising ceiling minus floor under the pagoda inequality of every
+/// jump.
+///
+/// ```
+/// use pegsol::geometry::{Board, pagoda::{separating_pagoda, is_pagoda, weight}};
+/// let b = Board::from_spec("english").unwrap();
+/// let d4 = 1u128 << b.hole("d4").unwrap();
+/// // Two pegs on c1 and e1, with d1 empty between them: they can never end as one peg on d4.
+/// let far = (1u128 << b.hole("c1").unwrap()) | (1u128 << b.hole("e1").unwrap());
+/// let w = separating_pagoda(&b, &[far], &[d4]).unwrap();
+/// assert!(is_pagoda(&b, &w) && weight(&w, far) < weight(&w, d4));
+/// // The start reaches d4: no pagoda function says otherwise.
+/// assert!(separating_pagoda(&b, &[b.default_start()], &[d4]).is_none());
+/// ```
+pub fn separating_pagoda(board: &Board, from: &[Pegs], to: &[Pegs]) -> Option<Vec<i64>> {
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+    const BOUND: f64 = 4.0;
+    let n = board.holes();
+    let mut lp = Problem::new(OptimizationDirection::Minimize);
+    let w: Vec<_> = (0..n).map(|_| lp.add_var(0.0, (-BOUND, BOUND))).collect();
+    let range = (-BOUND * n as f64, BOUND * n as f64);
+    let ceiling = lp.add_var(1.0, range);
+    let floor = lp.add_var(-1.0, range);
+    for j in board.jumps() {
+        lp.add_constraint(
+            [(w[j.to], 1.0), (w[j.from], -1.0), (w[j.over], -1.0)],
+            ComparisonOp::Le,
+            0.0,
+        );
+    }
+    let row = |p: Pegs, bound, sign: f64| -> Vec<_> {
+        let mut row: Vec<_> = (0..n)
+            .filter(|&h| p >> h & 1 == 1)
+            .map(|h| (w[h], sign))
+            .collect();
+        row.push((bound, -sign));
+        row
+    };
+    for &f in from {
+        // w(f) - ceiling <= 0
+        lp.add_constraint(row(f, ceiling, 1.0), ComparisonOp::Le, 0.0);
+    }
+    for &t in to {
+        // floor - w(t) <= 0
+        lp.add_constraint(row(t, floor, -1.0), ComparisonOp::Le, 0.0);
+    }
+    let solution = lp.solve().ok()?.into_solution().ok()?;
+    if solution.objective() > -1e-6 {
+        return None;
+    }
+    let x: Vec<f64> = w.iter().map(|&v| solution.var_value(v)).collect();
+    // A vertex of this program has small denominators: find a common one.
+    let q = (1..=720).find(|&q| {
+        x.iter()
+            .all(|&v| (v * q as f64 - (v * q as f64).round()).abs() < 1e-6)
+    })?;
+    let ints: Vec<i64> = x.iter().map(|&v| (v * q as f64).round() as i64).collect();
+    let heaviest = from.iter().map(|&f| weight(&ints, f)).max()?;
+    let lightest = to.iter().map(|&t| weight(&ints, t)).min()?;
+    (is_pagoda(board, &ints) && heaviest < lightest).then_some(ints)
+}
+
+/// A test that rules positions out: a position `p` with `weights(p) < threshold` cannot
+/// lie on the path sought (see [`Cut::reach`], [`Cut::reached_from`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// One weight per hole: a pagoda function, or a pagoda function negated.
+    pub weights: Vec<i64>,
+    /// Positions lighter than this are ruled out.
+    pub threshold: i64,
+}
+
+impl Cut {
+    /// The cut of pagoda function `w` for reaching one of `goals`: a position lighter
+    /// than every goal cannot reach any of them.
+    ///
+    /// ```
+    /// use pegsol::geometry::pagoda::Cut;
+    /// // line:4 (holes a1 b1 c1 d1), pagoda function 1 1 2 3, goal one peg on d1 (weight 3).
+    /// let c = Cut::reach(&[1, 1, 2, 3], &[0b1000]);
+    /// assert!(c.rules_out(0b0011)); // a1 b1 weigh 2: they cannot end on d1
+    /// assert!(!c.rules_out(0b0110)); // b1 c1 weigh 3 (and b1 over c1 lands on d1)
+    /// ```
+    pub fn reach(w: &[i64], goals: &[Pegs]) -> Cut {
+        Cut {
+            weights: w.to_vec(),
+            threshold: goals
+                .iter()
+                .map(|&g| weight(w, g))
+                .min()
+                .unwrap_or(i64::MIN),
+        }
+    }
+
+    /// The cut of pagoda function `w` for being reached from one of `starts`: no game
+    /// from a start ends on a position heavier than it (the weights are `-w`, the threshold
+    /// minus the heaviest start's weight).
+    ///
+    /// ```
+    /// use pegsol::geometry::pagoda::Cut;
+    /// let c = Cut::reached_from(&[1, 1, 2, 3], &[0b0011]); // line:4, pegs a1 b1: weight 2
+    /// assert!(c.rules_out(0b1000)); // d1 weighs 3: not reachable from a1 b1
+    /// assert!(!c.rules_out(0b0100)); // c1 is (a1 over b1)
+    /// ```
+    pub fn reached_from(w: &[i64], starts: &[Pegs]) -> Cut {
+        Cut {
+            weights: w.iter().map(|&x| -x).collect(),
+            threshold: starts
+                .iter()
+                .map(|&s| -weight(w, s))
+                .min()
+                .unwrap_or(i64::MIN),
+        }
+    }
+
+    /// Whether this cut rules `pos` out.
+    pub fn rules_out(&self, pos: Pegs) -> bool {
+        weight(&self.weights, pos) < self.threshold
+    }
+
+    /// The same cut moved by a symmetry of the board (hole `h`'s weight to `perm[h]`), its
+    /// threshold recomputed by `threshold` on the moved weights.
+    fn moved(&self, perm: &[usize], threshold: impl Fn(&[i64]) -> i64) -> Cut {
+        let mut weights = vec![0; self.weights.len()];
+        for (h, &p) in perm.iter().enumerate() {
+            weights[p] = self.weights[h];
+        }
+        let threshold = threshold(&weights);
+        Cut { weights, threshold }
+    }
+}
+
+/// What a set of cuts rules out.
+#[derive(Clone, Debug)]
+pub enum Question {
+    /// Positions that cannot reach any of these goals.
+    Reach(Vec<Pegs>),
+    /// Positions that cannot be reached from any of these starts.
+    ReachedFrom(Vec<Pegs>),
+}
+
+/// Cuts found from sample positions: each sample that none of the cuts so far rules out
+/// gets a [`separating_pagoda`] (for [`Question::Reach`], one from the sample to the goals;
+/// for [`Question::ReachedFrom`], one from the starts to the sample), and each one found is
+/// added with its images under `symmetries` (holes permuted; each image's threshold
+/// recomputed, so any symmetry of the board is sound). At most `max` cuts, distinct, each
+/// pagoda function checked by [`is_pagoda`].
+///
+/// ```
+/// use pegsol::geometry::{Board, pagoda::{sampled_cuts, Question}};
+/// let b = Board::from_spec("english").unwrap();
+/// let d4 = 1u128 << b.hole("d4").unwrap();
+/// let far = (1u128 << b.hole("c1").unwrap()) | (1u128 << b.hole("e1").unwrap());
+/// let cuts = sampled_cuts(&b, &Question::Reach(vec![d4]), &[far, b.default_start()], &[], 8);
+/// assert_eq!(cuts.len(), 1); // the start needs none: it is solvable
+/// assert!(cuts[0].rules_out(far) && !cuts[0].rules_out(b.default_start()));
+/// ```
+pub fn sampled_cuts(
+    board: &Board,
+    question: &Question,
+    samples: &[Pegs],
+    symmetries: &[crate::geometry::symmetry::Symmetry],
+    max: usize,
+) -> Vec<Cut> {
+    let mut cuts: Vec<Cut> = Vec::new();
+    for &p in samples {
+        if cuts.len() >= max {
+            break;
+        }
+        if cuts.iter().any(|c| c.rules_out(p)) {
+            continue;
+        }
+        let found = match question {
+            Question::Reach(goals) => {
+                separating_pagoda(board, &[p], goals).map(|w| Cut::reach(&w, goals))
+            }
+            Question::ReachedFrom(starts) => {
+                separating_pagoda(board, starts, &[p]).map(|w| Cut::reached_from(&w, starts))
+            }
+        };
+        let Some(cut) = found else { continue };
+        let threshold = |w: &[i64]| match question {
+            Question::Reach(goals) => goals
+                .iter()
+                .map(|&g| weight(w, g))
+                .min()
+                .unwrap_or(i64::MIN),
+            // The weights are negated already: the lightest start under them.
+            Question::ReachedFrom(starts) => starts
+                .iter()
+                .map(|&s| weight(w, s))
+                .min()
+                .unwrap_or(i64::MIN),
+        };
+        let mut images = vec![cut.clone()];
+        for s in symmetries {
+            images.push(cut.moved(s.perm(), threshold));
+        }
+        for c in images {
+            if cuts.len() < max && !cuts.contains(&c) {
+                cuts.push(c);
+            }
+        }
+    }
+    cuts
+}
+
+/// Random games for sampling cuts: `n` positions, each after a random number of jumps in
+/// `depths` from `from` (undone jumps, with `backward`), stopping early where no jump is
+/// left. A fixed seed: the same samples every run.
+pub(crate) fn random_games(
+    board: &Board,
+    from: &[Pegs],
+    backward: bool,
+    depths: std::ops::RangeInclusive<usize>,
+    n: usize,
+) -> Vec<Pegs> {
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    if from.is_empty() || depths.is_empty() {
+        return Vec::new();
+    }
+    let span = (depths.end() - depths.start() + 1) as u64;
+    let mut out = Vec::with_capacity(n);
+    let mut legal: Vec<crate::geometry::board::Jump> = Vec::new();
+    for _ in 0..n {
+        let mut pos = from[(next() % from.len() as u64) as usize];
+        let depth = depths.start() + (next() % span) as usize;
+        for _ in 0..depth {
+            legal.clear();
+            legal.extend(board.jumps().iter().copied().filter(|j| {
+                if backward {
+                    pos & crate::geometry::board::bit(j.to) != 0
+                        && pos
+                            & (crate::geometry::board::bit(j.from)
+                                | crate::geometry::board::bit(j.over))
+                            == 0
+                } else {
+                    j.is_legal(pos)
+                }
+            }));
+            if legal.is_empty() {
+                break;
+            }
+            pos ^= legal[(next() % legal.len() as u64) as usize].mask();
+        }
+        out.push(pos);
+    }
+    out
+}

@@ -505,3 +505,120 @@ fn cli_hint_cache() {
     std::fs::write(&cache, b"not a cache\n").unwrap();
     assert_eq!(run("tri:5", "a1").status.code(), Some(2));
 }
+
+/// The pagoda cuts that prune the meeting (issue 21) never rule out a position on a winning
+/// path: cuts found from every reachable position of tri:6 (from b3, one peg anywhere, and
+/// from a1 back to a1) rule out no position from which a goal is reachable, and the cuts
+/// "not reachable from the start", found from every position that reaches a goal, rule out
+/// no reachable position. Each cut's weights are a pagoda function (or one negated).
+#[test]
+fn pagoda_cuts_never_rule_out_a_winning_path() {
+    use pegsol::geometry::pagoda::{Question, is_pagoda, sampled_cuts};
+    let b = Board::from_spec("tri:6").unwrap();
+    let mut ruled_out = 0;
+    for (start, finish) in [("b3", None), ("a1", Some("a1"))] {
+        let s0 = b.start_from_names(&[start.to_string()]).unwrap();
+        let f = Finish::parse(&b, finish).unwrap();
+        let goal = f.mask(&b);
+        let goals: Vec<Pegs> = (0..b.holes())
+            .map(|h| 1 << h)
+            .filter(|&g| g & goal != 0)
+            .collect();
+        // Every reachable position, and whether it can still win.
+        let mut memo = HashMap::new();
+        let mut reachable: HashSet<Pegs> = HashSet::from([s0]);
+        let mut frontier = vec![s0];
+        while let Some(p) = frontier.pop() {
+            for j in b.jumps().iter().filter(|j| j.is_legal(p)) {
+                if reachable.insert(p ^ j.mask()) {
+                    frontier.push(p ^ j.mask());
+                }
+            }
+        }
+        let mut all: Vec<Pegs> = reachable.iter().copied().collect();
+        all.sort_unstable();
+        let winning: Vec<Pegs> = all
+            .iter()
+            .copied()
+            .filter(|&p| wins(&b, p, goal, &mut memo) > 0)
+            .collect();
+        assert!(!winning.is_empty());
+        let ahead = sampled_cuts(
+            &b,
+            &Question::Reach(goals.clone()),
+            &all,
+            b.symmetries(),
+            64,
+        );
+        assert!(!ahead.is_empty(), "tri:6 {start}: no cut ahead");
+        for c in &ahead {
+            assert!(is_pagoda(&b, &c.weights));
+            for &p in &winning {
+                assert!(
+                    !c.rules_out(p),
+                    "tri:6 {start}: a cut ahead rules out {p:b}"
+                );
+            }
+            ruled_out += all.iter().filter(|&&p| c.rules_out(p)).count();
+        }
+        // Positions that reach a goal, by un-jumps from the goals: the cuts behind may rule
+        // out any of them that the start does not reach, and none that it does.
+        let mut back: HashSet<Pegs> = goals.iter().copied().collect();
+        let mut frontier = goals.clone();
+        while let Some(p) = frontier.pop() {
+            for j in b.jumps() {
+                let undone = p & (1 << j.to) != 0 && p & ((1 << j.from) | (1 << j.over)) == 0;
+                if undone && p.count_ones() < s0.count_ones() && back.insert(p ^ j.mask()) {
+                    frontier.push(p ^ j.mask());
+                }
+            }
+        }
+        let mut back: Vec<Pegs> = back.into_iter().collect();
+        back.sort_unstable();
+        let behind = sampled_cuts(&b, &Question::ReachedFrom(vec![s0]), &back, &[], 64);
+        assert!(!behind.is_empty(), "tri:6 {start}: no cut behind");
+        for c in &behind {
+            let w: Vec<i64> = c.weights.iter().map(|&x| -x).collect();
+            assert!(is_pagoda(&b, &w));
+            for &p in &all {
+                assert!(
+                    !c.rules_out(p),
+                    "tri:6 {start}: a cut behind rules out {p:b}"
+                );
+            }
+        }
+    }
+    assert!(ruled_out > 0, "the cuts rule nothing out");
+}
+
+/// Meeting in the middle with pagoda cuts against the full sweep (which has none), on
+/// larger boards than the brute force reaches: the same solvable counts per layer, raw and
+/// up to symmetry, and the same wins. Pairs where the goal is the start's complement (the
+/// mirrored meeting) and others, one peg anywhere, and pairs with no win (tri:7 from a1).
+#[test]
+fn pruned_meeting_matches_the_full_sweep() {
+    let mut some_win = 0;
+    for (spec, start, finish) in [
+        ("tri:7", "a1", Some("a1")),
+        ("tri:7", "a3", None),
+        ("tri:7", "b4", Some("g7")),
+        ("tri:6", "a1", Some("a1")),
+        ("english", "d4", Some("d1")),
+    ] {
+        let b = Board::from_spec(spec).unwrap();
+        let s0 = b.start_from_names(&[start.to_string()]).unwrap();
+        let f = Finish::parse(&b, finish).unwrap();
+        let full = solvable(&b, s0, f, &full(2)).unwrap();
+        let met = solvable(&b, s0, f, &opts(2)).unwrap();
+        let counts = |s: &pegsol::analysis::solvable::Solvable| -> Vec<[u64; 2]> {
+            s.layers
+                .iter()
+                .map(|l| [l.positions, l.positions_reduced])
+                .collect()
+        };
+        assert_eq!(counts(&met), counts(&full), "{spec} {start} -> {finish:?}");
+        assert_eq!(met.wins, full.wins, "{spec} {start} -> {finish:?}");
+        some_win += usize::from(met.wins > 0);
+    }
+    assert!(some_win >= 2, "too few winnable pairs: {some_win}");
+}

@@ -753,7 +753,7 @@ fn pagoda_functions_never_rule_out_a_solvable_position() {
     // made; here, independently, no position from which a goal can still be reached
     // (the solvable set of the analysis, every layer) weighs less than the goal.
     use pegsol::analysis::solvable::{Finish, HintCache, SolveOptions};
-    use pegsol::geometry::pagoda::{goal_pagodas, is_pagoda, weight};
+    use pegsol::geometry::pagoda::{Question, goal_pagodas, is_pagoda, sampled_cuts, weight};
     for (spec, finish) in [
         ("tri:5", "a1"),
         ("tri:6", "a1"),
@@ -762,8 +762,22 @@ fn pagoda_functions_never_rule_out_a_solvable_position() {
     ] {
         let b = Board::from_spec(spec).unwrap();
         let f = b.hole(finish).unwrap();
-        let pagodas = goal_pagodas(&b, bit(f), 8);
+        let mut pagodas = goal_pagodas(&b, bit(f), 8);
         assert!(!pagodas.is_empty(), "{spec} {finish}");
+        // And those found by linear programming (issue 21), here from every two-peg
+        // position: most of them cannot end on the finish hole.
+        let pairs: Vec<Pegs> = (0..b.holes())
+            .flat_map(|x| (0..x).map(move |y| bit(x) | bit(y)))
+            .collect();
+        let cuts = sampled_cuts(&b, &Question::Reach(vec![bit(f)]), &pairs, &[], 16);
+        assert!(
+            !cuts.is_empty(),
+            "{spec} {finish}: no pagoda function found"
+        );
+        for c in &cuts {
+            assert_eq!(c.threshold, c.weights[f]);
+            pagodas.push(c.weights.clone());
+        }
         for w in &pagodas {
             assert!(is_pagoda(&b, w));
         }
