@@ -245,6 +245,16 @@ fn pegsol_lines(stderr: &str) -> Vec<&str> {
         .collect()
 }
 
+/// Checks that a failed job exited with code 2 and printed exactly one line of pegsol's;
+/// returns that line and the whole stderr.
+fn one_line(run: &Output) -> (String, String) {
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    let ours = pegsol_lines(&stderr);
+    assert_eq!(ours.len(), 1, "{stderr}");
+    (ours[0].to_string(), stderr)
+}
+
 /// A rank that fails stops the job with one line naming it and the error's exit code.
 #[test]
 fn a_failing_rank_stops_the_job_with_one_line() {
@@ -253,12 +263,9 @@ fn a_failing_rank_stops_the_job_with_one_line() {
     let run = mpirun(&bin, 2, &["count", "--board", "tri:99"], tmp.path())
         .output()
         .unwrap();
-    assert_eq!(run.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    let ours = pegsol_lines(&stderr);
-    assert_eq!(ours.len(), 1, "{stderr}");
+    let (line, stderr) = one_line(&run);
     assert!(
-        ours[0].starts_with("pegsol: rank 0 of 2: board 'tri:99'"),
+        line.starts_with("pegsol: rank 0 of 2: board 'tri:99'"),
         "{stderr}"
     );
     // Rank 1 alone cannot use its work directory (a file stands in its way).
@@ -282,11 +289,8 @@ fn a_failing_rank_stops_the_job_with_one_line() {
     )
     .output()
     .unwrap();
-    assert_eq!(run.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    let ours = pegsol_lines(&stderr);
-    assert_eq!(ours.len(), 1, "{stderr}");
-    assert!(ours[0].starts_with("pegsol: rank 1 of 2: "), "{stderr}");
+    let (line, stderr) = one_line(&run);
+    assert!(line.starts_with("pegsol: rank 1 of 2: "), "{stderr}");
     assert!(
         !tmp.path().join("out/summary.csv").exists(),
         "no CSV from a failed job"
