@@ -6,7 +6,6 @@
 #   BENCH_MINMOVES=1 scripts/bench.sh the fewest-moves cases of issue 4 (tri:8: about 5 minutes)
 #   BENCH_DISK=1 scripts/bench.sh     the research-scale sweeps of issue 19 (tri:8 and the french
 #                                     table: hours; each in a temporary work directory)
-#   BENCH_WIEGLEB=1 scripts/bench.sh  also `solve --board wiegleb` (issue 21; no answer in 100 s today)
 #   scripts/bench.sh --mpi            cluster runs (issue 20) instead: english centre and the tri:7
 #                                     table on 1 rank x 2 threads and 2 ranks x 1 thread, with wall
 #                                     time, peak memory of each rank and bytes exchanged (needs
@@ -37,14 +36,8 @@ CASES=(
   "hint english start|hint --board english --finish d4 -q --position d4|0.3||32 pegs, finish d4: 40,861,647,040,079,968 winning jump sequences"
   "hint english mid-game|hint --board english --finish d4 -q --position=--...--/--...--/oooo.oo/o.o.ooo/o.ooooo/--...--/--...--|0.3||17 pegs, finish d4: 69,160 winning jump sequences"
   "solve french d2 to d6|solve --board french --hole d2 --finish d6|1||a solution from d2 to one peg d6"
+  "solve wiegleb centre to centre|solve --board wiegleb --finish e5|60||a solution from e5 to one peg e5"
 )
-# issue 21: wiegleb centre to centre, with BENCH_WIEGLEB=1 (did not finish in 100 s on
-# 25 November 2026: the script has no time-out, stop it with Ctrl-C).
-if [ -n "${BENCH_WIEGLEB:-}" ]; then
-  CASES+=(
-    "solve wiegleb|solve --board wiegleb|60||a solution from e5 to one peg"
-  )
-fi
 # issue 3: whole tables (4 minutes together), with BENCH_TABLES=1. @DIR is a fresh directory.
 if [ -n "${BENCH_TABLES:-}" ]; then
   CASES+=(

@@ -90,12 +90,20 @@ pub(super) fn run(args: SolveArgs) -> Result<i32> {
     let start_text = board.start_name(start);
     match s.outcome {
         Outcome::Found(jumps) => {
+            let how = match s.beam {
+                Some(width) => format!(
+                    "found by a beam search of width {} after {} positions of the \
+                     exhaustive search",
+                    width.separate_with_commas(),
+                    s.nodes.separate_with_commas()
+                ),
+                None => format!("{} positions expanded", s.nodes.separate_with_commas()),
+            };
             let header = format!(
                 "# {}: a solution from {start_text} to one peg {finish_text}: {} \
-                 ({} positions expanded, {secs:.2} s)\n",
+                 ({how}, {secs:.2} s)\n",
                 board.name(),
                 summary(&jumps),
-                s.nodes.separate_with_commas()
             );
             let title = format!("{} from {start_text}", board.name());
             emit(&board, start, &jumps, &args.show, &title, &header)?;

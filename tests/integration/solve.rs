@@ -807,3 +807,31 @@ fn pagoda_functions_never_rule_out_a_solvable_position() {
         assert!(seen > 0, "{spec} {finish}");
     }
 }
+
+#[test]
+fn wiegleb_centre_to_centre_is_found_by_the_beam_on_one_and_two_threads() {
+    // Issue 21: the exhaustive search pauses after 2^21 positions and a beam search finds
+    // a game; any --threads gives one that `pegsol check` replays to one peg in the centre.
+    for threads in ["1", "2"] {
+        let (text, code) = stdout_of(&[
+            "solve",
+            "--board",
+            "wiegleb",
+            "--finish",
+            "e5",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(code, 0, "-j {threads}: {text}");
+        assert!(
+            text.starts_with("# wiegleb: a solution from e5 to one peg e5: 43 jumps")
+                && text.contains("found by a beam search of width"),
+            "-j {threads}: {text}"
+        );
+        let report = check(&text, &[]);
+        assert!(
+            report.contains("final position: 1 peg (e5)"),
+            "-j {threads}: {report}"
+        );
+    }
+}
