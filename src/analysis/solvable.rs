@@ -363,7 +363,8 @@ pub struct Hint {
 /// assert_eq!(h.jumps.iter().map(|j| j.wins).sum::<u128>(), 29_760);
 /// ```
 pub fn hint(board: &Board, position: Pegs, finish: Finish, opts: &SolveOptions) -> Result<Hint> {
-    // Only the position and its children are asked about: the layers up to the middle do.
+    // Only the position and its children are asked about: with the goal the complement
+    // of the position, their `W` alone is found (`Solver::first_wins_mirrored`).
     let cache = HintCache::build_layers(board, position, finish, opts, false)?;
     Ok(cache.hint(board, position).unwrap_or_else(|| {
         let mut jumps: Vec<JumpWins> = board
@@ -1166,12 +1167,12 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// the goal's complement (the start, which `H` then fixes) to the complement of `p`,
     /// so `W(p) = N(complement of p)`, found in layer `last - m` of `n` ([`Solver::paths`]
     /// of at least layers `0..=last - m`).
-    fn middle_wins(&self, half: &[Shards<K>], last: usize, n: &[Vec<Vec<u128>>]) -> Vec<Vec<u128>> {
+    fn middle_wins(&self, half: &[Shards<K>], last: usize, n: &[Vec<u128>]) -> Vec<Vec<u128>> {
         let m = half.len() - 1;
         let full = K::from_u128(self.board.full());
         let other: Vec<WinTable<K>> = half[last - m]
             .par_iter()
-            .zip(n[last - m].par_iter())
+            .zip(n.par_iter())
             .map(|(keys, w)| WinTable::new(keys, w))
             .collect();
         half[m]
@@ -1187,6 +1188,137 @@ impl<'a, K: Bits> Solver<'a, K> {
             .collect()
     }
 
+    /// `W` of the start and of its solvable children (canonical, layer 1) when the goal is
+    /// the start's complement ([`Meet::Half`], `last >= 2`) and `H` fixes the start (see
+    /// [`Solver::table`]), without `W` of the layers in between: what a hint from a start
+    /// needs. [`Solver::paths`] is split by the orbit of the first jump: lane `c` of a
+    /// position counts the jump sequences from the orbit of child `c` under `H` to it (`H`
+    /// fixes the start, so it maps such sequences onto each other, and the sum over the
+    /// lanes is `N`). As in [`Solver::wins_mirrored`], the
+    /// wins through the orbit of child `c` are the sum over the middle layer of lane `c`
+    /// times `W`, each orbit counted by its size; divided by the size of `c`'s orbit, they
+    /// are `W(c)`.
+    fn first_wins_mirrored(
+        &self,
+        half: &[Shards<K>],
+        last: usize,
+    ) -> Result<(u128, Vec<(K, u128)>)> {
+        let m = half.len() - 1;
+        let h = self.moves.subgroup_order();
+        let chunks = self.board.holes().div_ceil(8);
+        let behind = self.behind();
+        let children: Vec<K> = half[1].iter().flatten().copied().collect();
+        let lanes = children.len();
+        let lane_sums = |f: &[Vec<u128>]| -> Result<Vec<Vec<u128>>> {
+            f.iter()
+                .map(|t| {
+                    t.chunks(lanes.max(1))
+                        .map(|l| l.iter().try_fold(0, |a, &b| add(a, b)))
+                        .collect()
+                })
+                .collect()
+        };
+        // f[shard][i * lanes + c]: lane c of position i of the shard.
+        let mut f: Vec<Vec<u128>> = half[1].iter().map(|t| vec![0; t.len() * lanes]).collect();
+        let mut c = 0;
+        for (shard, t) in half[1].iter().enumerate() {
+            for i in 0..t.len() {
+                f[shard][i * lanes + c] = 1;
+                c += 1;
+            }
+        }
+        // N of layer last - m (at least 1, at most m), for W of the middle layer.
+        let mut other = if last - m == 1 {
+            Some(lane_sums(&f)?)
+        } else {
+            None
+        };
+        for j in 2..=m {
+            let above: Vec<WinTable<K>> = half[j - 1]
+                .par_iter()
+                .map(|keys| {
+                    let at: Vec<u128> = (0..keys.len() as u128).collect();
+                    WinTable::new(keys, &at)
+                })
+                .collect();
+            let prev = &f;
+            let next: Vec<Vec<u128>> = half[j]
+                .par_iter()
+                .map(|unit| {
+                    let mut out = vec![0u128; unit.len() * lanes];
+                    let mut fail = Ok(());
+                    for (i, &pos) in unit.iter().enumerate() {
+                        let img = self.moves.images(pos, h);
+                        let slack = behind.map(|p| p.slack(pos, chunks));
+                        let sum = &mut out[i * lanes..(i + 1) * lanes];
+                        self.moves.each_unjump(pos, |u| {
+                            if let (Some(p), Some(s)) = (behind, &slack)
+                                && !p.keeps(s, u, true)
+                            {
+                                return;
+                            }
+                            let c = self.moves.canonical_child(&img, u);
+                            let shard = c.shard(SHARDS);
+                            if let Some(at) = above[shard].get(c) {
+                                let from = &prev[shard][at as usize * lanes..][..lanes];
+                                for (s, &x) in sum.iter_mut().zip(from) {
+                                    match add(*s, x) {
+                                        Ok(v) => *s = v,
+                                        Err(e) => fail = Err(e),
+                                    }
+                                }
+                            }
+                        });
+                    }
+                    fail.map(|()| out)
+                })
+                .collect::<Result<_>>()?;
+            if j == last - m {
+                other = Some(lane_sums(&next)?);
+            }
+            f = next;
+        }
+        let other = other.expect("last - m is between 1 and m");
+        let w = self.middle_wins(half, last, &other);
+        let orbit = |pos: K| {
+            let img = self.moves.images(pos, h);
+            (h / img[..h].iter().filter(|&&x| x == pos).count()) as u128
+        };
+        let through: Vec<u128> = half[m]
+            .par_iter()
+            .zip(f.par_iter().zip(w.par_iter()))
+            .map(|(unit, (lanes_of, wins))| {
+                let mut acc = vec![0u128; lanes];
+                for (i, (&pos, &after)) in unit.iter().zip(wins).enumerate() {
+                    if after == 0 {
+                        continue;
+                    }
+                    let size = orbit(pos);
+                    for (a, &before) in acc.iter_mut().zip(&lanes_of[i * lanes..(i + 1) * lanes]) {
+                        let term = size
+                            .checked_mul(before)
+                            .and_then(|x| x.checked_mul(after))
+                            .ok_or_else(|| {
+                                Error::Overflow(format!("{before} * {after} exceeds u128"))
+                            })?;
+                        *a = add(*a, term)?;
+                    }
+                }
+                Ok(acc)
+            })
+            .try_reduce(
+                || vec![0; lanes],
+                |a, b| a.iter().zip(&b).map(|(&x, &y)| add(x, y)).collect(),
+            )?;
+        let w0 = through.iter().try_fold(0, |a, &b| add(a, b))?;
+        let children = children
+            .into_iter()
+            .zip(through)
+            .map(|(c, t)| (c, t / orbit(c)))
+            .collect();
+        Ok((w0, children))
+    }
+
     /// The winning sequences from the start when the goal is the start's complement and
     /// `H` fixes the start: a game passes through one position `p` of the middle layer
     /// `m`, so the wins are the sum over that layer of `N(p) * W(p)`, each orbit counted
@@ -1195,7 +1327,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     fn wins_mirrored(&self, half: &[Shards<K>], last: usize) -> Result<u128> {
         let m = half.len() - 1;
         let n = self.paths(half)?;
-        let w = self.middle_wins(half, last, &n);
+        let w = self.middle_wins(half, last, &n[last - m]);
         let h = self.moves.subgroup_order();
         half[m]
             .par_iter()
@@ -1302,9 +1434,10 @@ impl<'a, K: Bits> Solver<'a, K> {
 
     /// The solvable positions from the start and their `W`, each layer as (canonical
     /// position, `W`) sorted by position: what [`HintCache`] keeps. Without `whole`, a
-    /// mirrored meeting ([`Meet::Half`]) keeps the layers up to the middle only, their `W`
-    /// from the middle layer's: there `W(p)` is `N` of the complement of `p`
-    /// ([`Solver::wins_mirrored`]).
+    /// mirrored meeting ([`Meet::Half`]) keeps the start and its children only, their `W`
+    /// from [`Solver::first_wins_mirrored`] when `H` fixes the start (no `W` of the layers
+    /// between; otherwise, or with fewer than three jumps in a game, the layers up to the
+    /// middle, their `W` from the middle layer's: there `W(p)` is `N` of the complement of `p`, [`Solver::wins_mirrored`]).
     fn table(&self, opts: &SolveOptions, whole: bool) -> Result<Vec<Vec<(Pegs, u128)>>> {
         let pegs = self.start.count_ones() as usize;
         if pegs == 0 {
@@ -1315,10 +1448,30 @@ impl<'a, K: Bits> Solver<'a, K> {
             Meet::Half(half, last) if whole => Meet::Solvable(self.unmirror(half, last)),
             met => met,
         };
+        // Lanes by first jump need `H` to fix the start (it need not for a hint: `H` fixes
+        // only the goal, and a goal `any` makes `H` the whole group).
+        let h = self.moves.subgroup_order();
+        let fixed = self.moves.images(self.start, h)[..h]
+            .iter()
+            .all(|&x| x == self.start);
+        if let Meet::Half(half, last) = &met
+            && *last >= 2
+            && fixed
+        {
+            let (w0, children) = self.first_wins_mirrored(half, *last)?;
+            let start = self.transforms_canon_h(self.start);
+            let mut one: Vec<(Pegs, u128)> = children
+                .into_iter()
+                .map(|(k, w)| (k.to_u128(), w))
+                .collect();
+            one.sort_unstable();
+            bar.finish_and_clear();
+            return Ok(vec![vec![(start.to_u128(), w0)], one]);
+        }
         let solved = match met {
             Meet::Half(half, last) => {
                 let n = self.paths(&half[..=last - (half.len() - 1)])?;
-                let top = self.middle_wins(&half, last, &n);
+                let top = self.middle_wins(&half, last, &n[last - (half.len() - 1)]);
                 let wins = self.wins_from(&half, top)?;
                 Some((half, wins))
             }

@@ -427,6 +427,10 @@ fn hints_agree_with_solvable_and_the_cache() {
         ("tri:5", "a3", Some("c3")),
         ("tri:6", "b3", None),
         ("tri:6", "a1", Some("a1")),
+        // Goal the start's complement with jumps of different W from the start: c5's two
+        // orbits of two jumps, c3's four jumps of four different counts.
+        ("tri:6", "c5", Some("c5")),
+        ("tri:6", "c3", Some("c3")),
     ] {
         let b = Board::from_spec(spec).unwrap();
         let s0 = b.start_from_names(&[start.to_string()]).unwrap();
