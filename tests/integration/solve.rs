@@ -835,3 +835,16 @@ fn wiegleb_centre_to_centre_is_found_by_the_beam_on_one_and_two_threads() {
         );
     }
 }
+
+#[test]
+fn tri11_is_found_by_the_beam_with_128_bit_positions() {
+    // 66 holes: positions are u128, the table a DashSet; the beam finds a game of 64 jumps.
+    let (text, code) = stdout_of(&["solve", "--board", "tri:11"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.starts_with("# tri:11: a solution from a1 to one peg anywhere: 64 jumps")
+            && text.contains("found by a beam search of width"),
+        "{text}"
+    );
+    assert!(check(&text, &[]).contains("final position: 1 peg"));
+}
