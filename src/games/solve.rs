@@ -415,11 +415,10 @@ struct Shared<K: Bits> {
     /// Set when a unit found a game, or the search ran out of its budget: the others stop.
     stop: std::sync::atomic::AtomicBool,
     /// Positions the units may expand before the search pauses for a beam search
-    /// ([`BEAM_AFTER`]), and how many they expanded (in steps of [`SPENT_STEP`]).
+    /// ([`BEAM_AFTER`]), and how many they expanded (in steps of [`SPENT_STEP`]; the
+    /// search paused when they reached the limit).
     limit: std::sync::atomic::AtomicU64,
     spent: std::sync::atomic::AtomicU64,
-    /// Set when the search paused at its limit.
-    paused: std::sync::atomic::AtomicBool,
     /// Adjacent pairs of holes, for [`Shared::score`].
     pairs: Vec<(usize, usize)>,
 }
@@ -499,7 +498,6 @@ impl<K: Bits> Shared<K> {
             stop: std::sync::atomic::AtomicBool::new(false),
             limit: std::sync::atomic::AtomicU64::new(u64::MAX),
             spent: std::sync::atomic::AtomicU64::new(0),
-            paused: std::sync::atomic::AtomicBool::new(false),
             pairs: adjacent_pairs(board),
         }
     }
@@ -523,6 +521,16 @@ impl<K: Bits> Shared<K> {
                 .sum();
         }
         out
+    }
+
+    /// The pagoda weights of the child by jump `j` of a position of weights `weights`.
+    #[inline]
+    fn child_weights(&self, weights: &[i64; PAGODAS], j: usize) -> [i64; PAGODAS] {
+        let mut w = *weights;
+        for (x, d) in w.iter_mut().zip(&self.delta[j]).take(self.pagodas) {
+            *x += d;
+        }
+        w
     }
 
     /// Whether a pagoda function rules out a position of these weights.
@@ -580,10 +588,7 @@ impl<K: Bits> Shared<K> {
                 for &r in &buf[..n] {
                     let j = self.by_rank[r as usize] as usize;
                     let pos = u.pos ^ self.moves.mask(j);
-                    let mut weights = u.weights;
-                    for (x, d) in weights.iter_mut().zip(&self.delta[j]).take(self.pagodas) {
-                        *x += d;
-                    }
+                    let weights = self.child_weights(&u.weights, j);
                     if self.hopeless(&weights) {
                         continue;
                     }
@@ -644,6 +649,7 @@ impl<K: Bits> Shared<K> {
         use rayon::prelude::*;
         let mut links: Vec<Vec<(u32, u16)>> = Vec::new();
         let mut frontier: Vec<(K, [i64; PAGODAS])> = vec![(start, self.weights(start))];
+        // `links[k]`: per position of layer `k + 1`, its parent in layer `k` and the jump.
         let path = |links: &[Vec<(u32, u16)>], mut at: u32, last: u16| {
             let mut jumps = vec![last];
             for layer in links.iter().rev() {
@@ -651,11 +657,9 @@ impl<K: Bits> Shared<K> {
                 jumps.push(jump);
                 at = parent;
             }
-            jumps.pop(); // the start's own link
             jumps.reverse();
             jumps
         };
-        links.push(vec![(0, 0)]);
         while !frontier.is_empty() {
             let mut children: Vec<BeamChild<K>> = frontier
                 .par_iter()
@@ -664,11 +668,7 @@ impl<K: Bits> Shared<K> {
                     let img = self.moves.images(pos, self.moves.subgroup_order());
                     let mut out = Vec::new();
                     self.moves.each_jump(pos, |j| {
-                        let mut w = weights;
-                        for (p, x) in w.iter_mut().enumerate().take(self.pagodas) {
-                            *x += self.delta[j][p];
-                        }
-                        if self.hopeless(&w) {
+                        if self.hopeless(&self.child_weights(&weights, j)) {
                             return;
                         }
                         let child = pos ^ self.moves.mask(j);
@@ -710,11 +710,8 @@ impl<K: Bits> Shared<K> {
             frontier = children
                 .par_iter()
                 .map(|c| {
-                    let mut w = frontier[c.parent as usize].1;
-                    for (p, x) in w.iter_mut().enumerate().take(self.pagodas) {
-                        *x += self.delta[c.jump as usize][p];
-                    }
-                    (c.pos, w)
+                    let weights = &frontier[c.parent as usize].1;
+                    (c.pos, self.child_weights(weights, c.jump as usize))
                 })
                 .collect();
         }
@@ -738,7 +735,6 @@ impl<K: Bits> Worker<'_, K> {
         if self.nodes.is_multiple_of(SPENT_STEP) {
             use std::sync::atomic::Ordering::Relaxed;
             if s.spent.fetch_add(SPENT_STEP, Relaxed) + SPENT_STEP >= s.limit.load(Relaxed) {
-                s.paused.store(true, Relaxed);
                 s.stop.store(true, Relaxed);
                 return None;
             }
@@ -750,10 +746,7 @@ impl<K: Bits> Worker<'_, K> {
         for &r in &buf[..n] {
             let j = s.by_rank[r as usize] as usize;
             let child = pos ^ s.moves.mask(j);
-            let mut w = *weights;
-            for (p, x) in w.iter_mut().enumerate().take(s.pagodas) {
-                *x += s.delta[j][p];
-            }
+            let w = s.child_weights(weights, j);
             if s.hopeless(&w) {
                 self.cuts += 1;
                 continue;
@@ -888,7 +881,7 @@ fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) 
     let (mut best, t) = phase(BEAM_AFTER);
     add_tallies(&mut tallies, t);
     let mut beam: Option<(usize, Vec<u16>)> = None;
-    if best.is_none() && shared.paused.load(Ordering::Relaxed) {
+    if best.is_none() && shared.spent.load(Ordering::Relaxed) >= BEAM_AFTER {
         // A long search: a beam search often finds a game at once where the exhaustive
         // search would take minutes; if it finds none, the exhaustive search goes on (its
         // table keeps what it proved).
@@ -913,7 +906,6 @@ fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) 
             }
         }
         if beam.is_none() {
-            shared.paused.store(false, Ordering::Relaxed);
             let t;
             (best, t) = phase(u64::MAX);
             add_tallies(&mut tallies, t);
