@@ -15,7 +15,9 @@
 //! complemented, so only the forward side grows, and the solvable layers after the middle
 //! are the complements of those before it (`Solver::mirrored`); then only layers up to the
 //! middle are built at all: `W` of the middle layer is `N` (sequences from the start) of the
-//! complements, and the wins are the sum of `N * W` over the middle layer.
+//! complements, and the wins are the sum of `N * W` over the middle layer. Without cuts the
+//! mirror may also begin `d` jumps in (`Solver::mirrors_from`: english `--finish any`
+//! from `d = 1`); from there the backward layers are taken as complements, not grown.
 //!
 //! **Pagoda cuts** prune both sides: pagoda functions found by linear programming from the
 //! positions of random games ([`crate::geometry::pagoda::sampled_cuts`]) rule out, before
@@ -645,25 +647,24 @@ impl<'a, K: Bits> Solver<'a, K> {
             wins[j] = solvable[j]
                 .par_iter()
                 .map(|unit| {
-                    unit.iter()
-                        .map(|&pos| {
-                            let img = self.moves.images(pos, self.moves.subgroup_order());
-                            let slack = ahead.map(|p| p.slack(pos, chunks));
-                            let mut w = Ok(0u128);
-                            self.moves.each_jump(pos, |k| {
-                                if let (Some(p), Some(s)) = (ahead, &slack)
-                                    && !p.keeps(s, k, false)
-                                {
-                                    return;
-                                }
-                                let c = self.moves.canonical_child(&img, k);
-                                if let (Some(x), Ok(sum)) = (below[c.shard(SHARDS)].get(c), &w) {
-                                    w = add(*sum, x);
-                                }
-                            });
-                            w
-                        })
-                        .collect::<Result<Vec<u128>>>()
+                    let mut w = vec![0u128; unit.len()];
+                    let children = |pos: K, out: &mut Vec<K>| {
+                        let img = self.moves.images(pos, self.moves.subgroup_order());
+                        let slack = ahead.map(|p| p.slack(pos, chunks));
+                        self.moves.each_jump(pos, |k| {
+                            if let (Some(p), Some(s)) = (ahead, &slack)
+                                && !p.keeps(s, k, false)
+                            {
+                                return;
+                            }
+                            out.push(self.moves.canonical_child(&img, k));
+                        });
+                    };
+                    probe(unit, &below, children, |i, _, x| {
+                        w[i] = add(w[i], x)?;
+                        Ok(())
+                    })?;
+                    Ok(w)
                 })
                 .collect::<Result<_>>()?;
         }
@@ -947,10 +948,19 @@ impl<'a, K: Bits> Solver<'a, K> {
                 k => n * n / (size(&side[k - 2]).max(1) as f64),
             }
         };
+        // Once backward layer `last - d` is the complements of forward layer `d`, every
+        // later backward layer is the complements of the forward one as far from the start
+        // (`Solver::mirrors_from`); they are then taken instead of grown.
+        let mut mirror: Option<usize> = None;
         while !empty && fwd.len() - 1 < last - (bwd.len() - 1) {
-            let forward = guess(&fwd) <= guess(&bwd);
+            let forward = match mirror {
+                Some(_) => fwd.len() <= bwd.len(),
+                None => guess(&fwd) <= guess(&bwd),
+            };
             let (next, cut) = if forward {
                 self.expand(fwd.last().expect("a layer"), false, ahead)
+            } else if mirror.is_some() {
+                (self.complements(&fwd[bwd.len()]), 0)
             } else {
                 self.expand(bwd.last().expect("a layer"), true, behind)
             };
@@ -958,7 +968,11 @@ impl<'a, K: Bits> Solver<'a, K> {
             if trace() {
                 eprintln!(
                     "meet: {} layer {} holds {} positions, {cut} children cut ({:.2} s)",
-                    if forward { "forward" } else { "backward" },
+                    match (forward, mirror) {
+                        (true, _) => "forward",
+                        (false, None) => "backward",
+                        (false, Some(_)) => "backward (complements)",
+                    },
                     if forward { fwd.len() } else { last - bwd.len() },
                     size(&next),
                     clock.elapsed().as_secs_f64()
@@ -970,6 +984,18 @@ impl<'a, K: Bits> Solver<'a, K> {
                 fwd.push(next);
             } else {
                 bwd.push(next);
+            }
+            if mirror.is_none() && ahead.is_none() && behind.is_none() {
+                let d = if forward { fwd.len() } else { bwd.len() } - 1;
+                if d < fwd.len() && d < bwd.len() && self.mirrors_from(&fwd[d], &bwd[d]) {
+                    mirror = Some(d);
+                    if trace() {
+                        eprintln!(
+                            "meet: backward layer {} is the complements of forward layer {d}",
+                            last - d
+                        );
+                    }
+                }
             }
             bar.inc(1);
         }
@@ -989,7 +1015,12 @@ impl<'a, K: Bits> Solver<'a, K> {
         let mut solvable = self.back_to_start(middle, m, last, &mut fwd, bar);
         for j in m + 1..=last {
             let b = bwd.pop().expect("a backward layer");
-            solvable[j] = intersect(self.expand(&solvable[j - 1], false, ahead).0, &b);
+            solvable[j] = match mirror {
+                // Past the middle and short of the mirror's layer, the solvable positions
+                // are the complements of those as far before the end (as `Meet::Half`).
+                Some(d) if last - j >= d => self.complements(&solvable[last - j]),
+                _ => intersect(self.expand(&solvable[j - 1], false, ahead).0, &b),
+            };
             bar.inc(1);
         }
         if trace() {
@@ -1017,6 +1048,18 @@ impl<'a, K: Bits> Solver<'a, K> {
             }
             _ => false,
         }
+    }
+
+    /// Whether backward layer `last - d` (`bwd`) is the complements of forward layer `d`
+    /// (`fwd`), for a meeting without cuts. A jump backwards on a position is a jump
+    /// forwards on its complement, and complementing commutes with the symmetries, so the
+    /// parents of the complements of a layer are the complements of its children: from
+    /// there on every backward layer `last - j` is the complements of forward layer `j`.
+    /// english `--finish any` mirrors from `d = 1`: the one-peg goals of the centre's
+    /// class, un-jumped once, are the complements of the centre start's children.
+    fn mirrors_from(&self, fwd: &Shards<K>, bwd: &Shards<K>) -> bool {
+        let size = |l: &Shards<K>| l.iter().map(Vec::len).sum::<usize>();
+        size(fwd) == size(bwd) && self.complements(fwd) == *bwd
     }
 
     /// The canonical complements of a layer's positions, as a layer.
@@ -1117,14 +1160,26 @@ impl<'a, K: Bits> Solver<'a, K> {
         half
     }
 
+    /// Pushes the canonical parents of `pos` (un-jumps) that the cuts behind keep.
+    fn parents(&self, pos: K, out: &mut Vec<K>) {
+        let behind = self.behind();
+        let img = self.moves.images(pos, self.moves.subgroup_order());
+        let slack = behind.map(|p| p.slack(pos, self.board.holes().div_ceil(8)));
+        self.moves.each_unjump(pos, |u| {
+            if let (Some(p), Some(s)) = (behind, &slack)
+                && !p.keeps(s, u, true)
+            {
+                return;
+            }
+            out.push(self.moves.canonical_child(&img, u));
+        });
+    }
+
     /// `N` of every position of `layers` (solvable layers `0..`, in the start's orbit
     /// under `H` first): the jump sequences from the start to it, `N(c) = sum of N(p)` over
     /// its parents. Every reachable parent of a solvable position is solvable, so the
     /// solvable layers hold them all.
     fn paths(&self, layers: &[Shards<K>]) -> Result<Vec<Vec<Vec<u128>>>> {
-        let h = self.moves.subgroup_order();
-        let chunks = self.board.holes().div_ceil(8);
-        let behind = self.behind();
         let mut n: Vec<Vec<Vec<u128>>> = Vec::with_capacity(layers.len());
         n.push(layers[0].iter().map(|t| vec![1; t.len()]).collect());
         for j in 1..layers.len() {
@@ -1136,25 +1191,17 @@ impl<'a, K: Bits> Solver<'a, K> {
             let next = layers[j]
                 .par_iter()
                 .map(|unit| {
-                    unit.iter()
-                        .map(|&pos| {
-                            let img = self.moves.images(pos, h);
-                            let slack = behind.map(|p| p.slack(pos, chunks));
-                            let mut sum = Ok(0u128);
-                            self.moves.each_unjump(pos, |u| {
-                                if let (Some(p), Some(s)) = (behind, &slack)
-                                    && !p.keeps(s, u, true)
-                                {
-                                    return;
-                                }
-                                let c = self.moves.canonical_child(&img, u);
-                                if let (Some(x), Ok(s)) = (above[c.shard(SHARDS)].get(c), &sum) {
-                                    sum = add(*s, x);
-                                }
-                            });
-                            sum
-                        })
-                        .collect::<Result<Vec<u128>>>()
+                    let mut sum = vec![0u128; unit.len()];
+                    probe(
+                        unit,
+                        &above,
+                        |pos, out| self.parents(pos, out),
+                        |i, _, x| {
+                            sum[i] = add(sum[i], x)?;
+                            Ok(())
+                        },
+                    )?;
+                    Ok(sum)
                 })
                 .collect::<Result<_>>()?;
             n.push(next);
@@ -1205,8 +1252,6 @@ impl<'a, K: Bits> Solver<'a, K> {
     ) -> Result<(u128, Vec<(K, u128)>)> {
         let m = half.len() - 1;
         let h = self.moves.subgroup_order();
-        let chunks = self.board.holes().div_ceil(8);
-        let behind = self.behind();
         let children: Vec<K> = half[1].iter().flatten().copied().collect();
         let lanes = children.len();
         let lane_sums = |f: &[Vec<u128>]| -> Result<Vec<Vec<u128>>> {
@@ -1246,31 +1291,20 @@ impl<'a, K: Bits> Solver<'a, K> {
                 .par_iter()
                 .map(|unit| {
                     let mut out = vec![0u128; unit.len() * lanes];
-                    let mut fail = Ok(());
-                    for (i, &pos) in unit.iter().enumerate() {
-                        let img = self.moves.images(pos, h);
-                        let slack = behind.map(|p| p.slack(pos, chunks));
-                        let sum = &mut out[i * lanes..(i + 1) * lanes];
-                        self.moves.each_unjump(pos, |u| {
-                            if let (Some(p), Some(s)) = (behind, &slack)
-                                && !p.keeps(s, u, true)
-                            {
-                                return;
+                    // A parent's value in `above` is its index in its shard.
+                    probe(
+                        unit,
+                        &above,
+                        |pos, keys| self.parents(pos, keys),
+                        |i, c, at| {
+                            let from = &prev[c.shard(SHARDS)][at as usize * lanes..][..lanes];
+                            for (s, &x) in out[i * lanes..][..lanes].iter_mut().zip(from) {
+                                *s = add(*s, x)?;
                             }
-                            let c = self.moves.canonical_child(&img, u);
-                            let shard = c.shard(SHARDS);
-                            if let Some(at) = above[shard].get(c) {
-                                let from = &prev[shard][at as usize * lanes..][..lanes];
-                                for (s, &x) in sum.iter_mut().zip(from) {
-                                    match add(*s, x) {
-                                        Ok(v) => *s = v,
-                                        Err(e) => fail = Err(e),
-                                    }
-                                }
-                            }
-                        });
-                    }
-                    fail.map(|()| out)
+                            Ok(())
+                        },
+                    )?;
+                    Ok(out)
                 })
                 .collect::<Result<_>>()?;
             if j == last - m {
@@ -1846,6 +1880,12 @@ impl<K: Bits> WinTable<K> {
         (key.fold64().wrapping_mul(0xD6E8_FEB8_6659_FD93) >> self.shift) as usize
     }
 
+    /// Asks for the line of `key`'s first slot ([`probe`]).
+    #[inline]
+    fn prefetch(&self, key: K) {
+        crate::count::prefetch(self.slots.as_ptr().wrapping_add(self.index(key)));
+    }
+
     #[inline]
     fn get(&self, key: K) -> Option<u128> {
         let mask = self.slots.len() - 1;
@@ -1862,6 +1902,46 @@ impl<K: Bits> WinTable<K> {
         }
     }
 }
+
+/// For each position `unit[i]`, looks up in `tables` (one per shard) the keys that
+/// `keys(pos, out)` pushes (its canonical children or parents), and calls
+/// `found(i, key, value)` for each key held. The keys of a block of positions are listed
+/// first, then each slot is fetched [`PROBE_AHEAD`] keys before it is probed: the tables of
+/// english's middle layers are larger than the caches, and probes that waited for their
+/// line one at a time were most of the time of the `W` and `N` passes.
+fn probe<K: Bits>(
+    unit: &[K],
+    tables: &[WinTable<K>],
+    mut keys: impl FnMut(K, &mut Vec<K>),
+    mut found: impl FnMut(usize, K, u128) -> Result<()>,
+) -> Result<()> {
+    const BLOCK: usize = 64;
+    let mut buf: Vec<K> = Vec::with_capacity(BLOCK * 16);
+    let mut owner: Vec<u32> = Vec::with_capacity(BLOCK * 16);
+    for (b, block) in unit.chunks(BLOCK).enumerate() {
+        buf.clear();
+        owner.clear();
+        for (i, &pos) in block.iter().enumerate() {
+            keys(pos, &mut buf);
+            owner.resize(buf.len(), (b * BLOCK + i) as u32);
+        }
+        for &k in buf.iter().take(PROBE_AHEAD) {
+            tables[k.shard(SHARDS)].prefetch(k);
+        }
+        for (n, (&k, &i)) in buf.iter().zip(&owner).enumerate() {
+            if let Some(&later) = buf.get(n + PROBE_AHEAD) {
+                tables[later.shard(SHARDS)].prefetch(later);
+            }
+            if let Some(x) = tables[k.shard(SHARDS)].get(k) {
+                found(i as usize, k, x)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How many keys ahead [`probe`] fetches a slot.
+const PROBE_AHEAD: usize = 16;
 
 /// Sorts `v` and removes duplicates, for keys below `2^bits`: a least-significant-digit
 /// radix sort, 11 bits per pass (3 passes for the 33 holes of english), all digit counts

@@ -27,5 +27,6 @@ pub mod stats;
 pub mod sweep;
 pub mod table;
 
+pub(crate) use slots::prefetch;
 pub use stats::{Counts, Layer};
 pub use sweep::{CountOptions, count, count_many, max_starts};

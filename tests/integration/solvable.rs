@@ -48,6 +48,49 @@ fn english_centre_to_centre_matches_a112738() {
     assert!(raw.iter().eq(raw.iter().rev()));
 }
 
+/// english from the centre to one peg anywhere. From the first jump on, its backward side
+/// is the complements of its forward side (the goals of the centre's class, un-jumped once,
+/// are the complements of the start's children), so the meeting grows the forward side alone
+/// and takes the other's layers as complements. Its layers must match the full sweep's
+/// (`tests/data/solvable/english-d4-any.csv`, written with `--reachable` at 9a810f8, before
+/// the mirror was noticed), on one thread and on two, and its wins must be the sum of the
+/// count engine's wins by finishing hole from d4 (results/finish.csv: d4, and d1, a4, g4,
+/// d7 each 10,215,411,760,019,992): twice the centre's published 40,861,647,040,079,968.
+#[test]
+fn english_centre_to_any_hole_mirrors_after_one_jump() {
+    let b = Board::from_spec("english").unwrap();
+    let want = std::fs::read_to_string("tests/data/solvable/english-d4-any.csv").unwrap();
+    let finish: HashMap<String, u128> = std::fs::read_to_string("results/finish.csv")
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("english,d4,"))
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[2].to_string(), f[3].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(finish["d4"], 40_861_647_040_079_968);
+    assert_eq!(finish.len(), 5);
+    for threads in [1, 2] {
+        let s = solvable(&b, b.default_start(), Finish::Any, &opts(threads)).unwrap();
+        assert_eq!(s.wins, finish.values().sum::<u128>());
+        assert_eq!(s.wins, 81_723_294_080_159_936);
+        for (layer, line) in s.layers.iter().zip(want.lines().skip(1)) {
+            let f: Vec<u64> = line
+                .split(',')
+                .skip(3)
+                .map(|x| x.parse().unwrap())
+                .collect();
+            assert_eq!(
+                [layer.jumps as u64, layer.positions, layer.positions_reduced],
+                f[..3],
+                "{line}"
+            );
+        }
+        assert_eq!(s.layers.len(), want.lines().count() - 1);
+    }
+}
+
 /// published.md, triangle of side 5: wins per start class, and wins ending on the start.
 /// The "any hole" wins must also equal the count engine's, hole by hole.
 #[test]
