@@ -932,7 +932,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         let _ = self.cuts.set([ahead, behind]);
         let (ahead, behind) = (self.ahead(), self.behind());
         if mirrored {
-            return self.meet_mirrored(opts, bar, first, ahead);
+            return self.meet_mirrored(opts, bar, vec![first], ahead, Vec::new());
         }
         // fwd[j]: layer j; bwd[k]: layer last - k.
         let mut fwd = vec![first];
@@ -948,19 +948,11 @@ impl<'a, K: Bits> Solver<'a, K> {
                 k => n * n / (size(&side[k - 2]).max(1) as f64),
             }
         };
-        // Once backward layer `last - d` is the complements of forward layer `d`, every
-        // later backward layer is the complements of the forward one as far from the start
-        // (`Solver::mirrors_from`); they are then taken instead of grown.
-        let mut mirror: Option<usize> = None;
+        let middle_layer = last - last / 2;
         while !empty && fwd.len() - 1 < last - (bwd.len() - 1) {
-            let forward = match mirror {
-                Some(_) => fwd.len() <= bwd.len(),
-                None => guess(&fwd) <= guess(&bwd),
-            };
+            let forward = guess(&fwd) <= guess(&bwd);
             let (next, cut) = if forward {
                 self.expand(fwd.last().expect("a layer"), false, ahead)
-            } else if mirror.is_some() {
-                (self.complements(&fwd[bwd.len()]), 0)
             } else {
                 self.expand(bwd.last().expect("a layer"), true, behind)
             };
@@ -968,11 +960,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             if trace() {
                 eprintln!(
                     "meet: {} layer {} holds {} positions, {cut} children cut ({:.2} s)",
-                    match (forward, mirror) {
-                        (true, _) => "forward",
-                        (false, None) => "backward",
-                        (false, Some(_)) => "backward (complements)",
-                    },
+                    if forward { "forward" } else { "backward" },
                     if forward { fwd.len() } else { last - bwd.len() },
                     size(&next),
                     clock.elapsed().as_secs_f64()
@@ -985,19 +973,28 @@ impl<'a, K: Bits> Solver<'a, K> {
             } else {
                 bwd.push(next);
             }
-            if mirror.is_none() && ahead.is_none() && behind.is_none() {
-                let d = if forward { fwd.len() } else { bwd.len() } - 1;
-                if d < fwd.len() && d < bwd.len() && self.mirrors_from(&fwd[d], &bwd[d]) {
-                    mirror = Some(d);
-                    if trace() {
-                        eprintln!(
-                            "meet: backward layer {} is the complements of forward layer {d}",
-                            last - d
-                        );
-                    }
-                }
-            }
             bar.inc(1);
+            // Once backward layer `last - d` is the complements of forward layer `d`, so is
+            // every later backward layer (`Solver::mirrors_from`): the forward side alone
+            // grows on. Short of the middle only, where that saves a side's growth.
+            let d = if forward { fwd.len() } else { bwd.len() } - 1;
+            if !empty
+                && ahead.is_none()
+                && behind.is_none()
+                && d < fwd.len()
+                && d < bwd.len()
+                && fwd.len() < middle_layer
+                && self.mirrors_from(&fwd[d], &bwd[d])
+            {
+                if trace() {
+                    eprintln!(
+                        "meet: backward layer {} is the complements of forward layer {d}",
+                        last - d
+                    );
+                }
+                bwd.truncate(d);
+                return self.meet_mirrored(opts, bar, fwd, None, bwd);
+            }
         }
         let m = fwd.len() - 1;
         let middle = if empty {
@@ -1015,12 +1012,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         let mut solvable = self.back_to_start(middle, m, last, &mut fwd, bar);
         for j in m + 1..=last {
             let b = bwd.pop().expect("a backward layer");
-            solvable[j] = match mirror {
-                // Past the middle and short of the mirror's layer, the solvable positions
-                // are the complements of those as far before the end (as `Meet::Half`).
-                Some(d) if last - j >= d => self.complements(&solvable[last - j]),
-                _ => intersect(self.expand(&solvable[j - 1], false, ahead).0, &b),
-            };
+            solvable[j] = intersect(self.expand(&solvable[j - 1], false, ahead).0, &b);
             bar.inc(1);
         }
         if trace() {
@@ -1093,23 +1085,30 @@ impl<'a, K: Bits> Solver<'a, K> {
         solvable
     }
 
-    /// [`Solver::meet`] when the goal is the start's complement ([`Solver::mirrored`]):
-    /// the forward side alone grows, to the middle layer `m` (half the jumps, rounded up);
+    /// [`Solver::meet`] when the backward side is the forward side complemented: from the
+    /// goal on when the goal is the start's complement ([`Solver::mirrored`], `tail`
+    /// empty), or from backward layer `last - d` on, `tail` holding backward layers `last`
+    /// down to `last - d + 1` ([`Solver::mirrors_from`]). The forward side alone grows
+    /// (from the layers of `fwd`), to the middle layer `m` (half the jumps, rounded up);
     /// there the solvable positions are those of layer `m` whose complements are in layer
-    /// `last - m`; they extend towards the start as in [`Solver::meet`], and each layer
-    /// `j` after the middle is the complements of the solvable layer `last - j`.
+    /// `last - m`; they extend towards the start as in [`Solver::meet`], and each layer `j`
+    /// after the middle,
+    /// up to `last - d`, is the complements of the solvable layer `last - j`. Without
+    /// `tail` only the layers up to the middle are returned ([`Meet::Half`]); with it the
+    /// last `d` layers are the children of the one before that `tail` holds.
     fn meet_mirrored(
         &self,
         opts: &SolveOptions,
         bar: &indicatif::ProgressBar,
-        first: Shards<K>,
+        mut fwd: Vec<Shards<K>>,
         prune: Option<&Pruner>,
+        mut tail: Vec<Shards<K>>,
     ) -> Result<Meet<K>> {
         let size = |l: &Shards<K>| l.iter().map(Vec::len).sum::<usize>();
         let last = self.start.count_ones() as usize - 1;
         let m = last - last / 2;
+        let d = tail.len();
         let clock = std::time::Instant::now();
-        let mut fwd = vec![first];
         let mut held = 0u64;
         while fwd.len() - 1 < m {
             let (next, cut) = self.expand(fwd.last().expect("a layer"), false, prune);
@@ -1133,21 +1132,46 @@ impl<'a, K: Bits> Solver<'a, K> {
         let mirror = self.complements(&fwd[last - m]);
         let middle = intersect(fwd.pop().expect("the middle layer"), &mirror);
         drop(mirror);
+        if trace() {
+            eprintln!(
+                "meet: middle layer {m} holds {} solvable positions ({:.2} s)",
+                size(&middle),
+                clock.elapsed().as_secs_f64()
+            );
+        }
         if size(&middle) == 0 {
             drop(fwd);
             return Ok(Meet::None(self.depth(opts)?));
         }
         let mut solvable = self.back_to_start(middle, m, last, &mut fwd, bar);
-        solvable.truncate(m + 1);
+        if d == 0 {
+            solvable.truncate(m + 1);
+        } else {
+            for j in m + 1..=last {
+                solvable[j] = if last - j >= d {
+                    self.complements(&solvable[last - j])
+                } else {
+                    let next = self.expand(&solvable[j - 1], false, prune).0;
+                    intersect(next, &tail.pop().expect("a backward layer"))
+                };
+                bar.inc(1);
+            }
+        }
         if trace() {
             eprintln!(
-                "meet: the goal is the start's complement; met at layer {m}; {} solvable \
-                 positions up to the middle ({:.2} s)",
+                "meet: the backward side mirrors the forward side from layer {}; met at layer \
+                 {m}; {} solvable positions {} ({:.2} s)",
+                last - d,
                 solvable.iter().map(size).sum::<usize>(),
+                if d == 0 { "up to the middle" } else { "in all" },
                 clock.elapsed().as_secs_f64()
             );
         }
-        Ok(Meet::Half(solvable, last))
+        Ok(if d == 0 {
+            Meet::Half(solvable, last)
+        } else {
+            Meet::Solvable(solvable)
+        })
     }
 
     /// Every solvable layer from [`Meet::Half`]: the layers after the middle are the
