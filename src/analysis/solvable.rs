@@ -464,6 +464,13 @@ impl<'a, K: Bits> Solver<'a, K> {
         }
     }
 
+    /// The size of `pos`'s orbit under `H`, from its images (`img[..|H|]`, the subgroup's
+    /// first): `|H|` over the number of symmetries that fix it.
+    fn orbit_size(&self, img: &[K], pos: K) -> usize {
+        let h = self.moves.subgroup_order();
+        h / img[..h].iter().filter(|&&x| x == pos).count()
+    }
+
     fn contains(layer: &Shards<K>, key: K) -> Option<usize> {
         layer[key.shard(SHARDS)].binary_search(&key).ok()
     }
@@ -544,8 +551,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             let last = layers.last().expect("one layer");
             let (next, accs) = self.step(last, |pos, out, acc: &mut (u64, Vec<K>)| {
                 let img = self.moves.images(pos, g);
-                let fixed = img[..h].iter().filter(|&&x| x == pos).count();
-                acc.0 += (h / fixed) as u64;
+                acc.0 += self.orbit_size(&img, pos) as u64;
                 if g > h {
                     acc.1.push(*img[..g].iter().min().expect("identity"));
                 }
@@ -682,8 +688,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 let mut reduced = Vec::new();
                 for &pos in unit {
                     let img = self.moves.images(pos, g);
-                    let fixed = img[..h].iter().filter(|&&x| x == pos).count();
-                    raw += (h / fixed) as u64;
+                    raw += self.orbit_size(&img, pos) as u64;
                     if g > h {
                         reduced.push(*img[..g].iter().min().expect("identity"));
                     }
@@ -1338,10 +1343,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         }
         let other = other.expect("last - m is between 1 and m");
         let w = self.middle_wins(half, last, &other);
-        let orbit = |pos: K| {
-            let img = self.moves.images(pos, h);
-            (h / img[..h].iter().filter(|&&x| x == pos).count()) as u128
-        };
+        let orbit = |pos: K| self.orbit_size(&self.moves.images(pos, h), pos) as u128;
         let through: Vec<u128> = half[m]
             .par_iter()
             .zip(f.par_iter().zip(w.par_iter()))
@@ -1393,9 +1395,8 @@ impl<'a, K: Bits> Solver<'a, K> {
             .map(|(unit, (counts, wins))| {
                 let mut total = 0u128;
                 for ((&pos, &before), &after) in unit.iter().zip(counts).zip(wins) {
-                    let img = self.moves.images(pos, h);
-                    let fixed = img[..h].iter().filter(|&&x| x == pos).count();
-                    let term = ((h / fixed) as u128)
+                    let size = self.orbit_size(&self.moves.images(pos, h), pos);
+                    let term = (size as u128)
                         .checked_mul(before)
                         .and_then(|x| x.checked_mul(after))
                         .ok_or_else(|| {
