@@ -639,8 +639,6 @@ impl<'a, K: Bits> Solver<'a, K> {
         top: Vec<Vec<u128>>,
     ) -> Result<Vec<Vec<Vec<u128>>>> {
         let last = solvable.len() - 1;
-        let chunks = self.board.holes().div_ceil(8);
-        let ahead = self.ahead();
         let mut wins: Vec<Vec<Vec<u128>>> = vec![Vec::new(); solvable.len()];
         wins[last] = top;
         for j in (0..last).rev() {
@@ -654,22 +652,15 @@ impl<'a, K: Bits> Solver<'a, K> {
                 .par_iter()
                 .map(|unit| {
                     let mut w = vec![0u128; unit.len()];
-                    let children = |pos: K, out: &mut Vec<K>| {
-                        let img = self.moves.images(pos, self.moves.subgroup_order());
-                        let slack = ahead.map(|p| p.slack(pos, chunks));
-                        self.moves.each_jump(pos, |k| {
-                            if let (Some(p), Some(s)) = (ahead, &slack)
-                                && !p.keeps(s, k, false)
-                            {
-                                return;
-                            }
-                            out.push(self.moves.canonical_child(&img, k));
-                        });
-                    };
-                    probe(unit, &below, children, |i, _, x| {
-                        w[i] = add(w[i], x)?;
-                        Ok(())
-                    })?;
+                    probe(
+                        unit,
+                        &below,
+                        |pos, out| self.children(pos, out),
+                        |i, _, x| {
+                            w[i] = add(w[i], x)?;
+                            Ok(())
+                        },
+                    )?;
                     Ok(w)
                 })
                 .collect::<Result<_>>()?;
@@ -922,7 +913,6 @@ impl<'a, K: Bits> Solver<'a, K> {
         if pegs == 0 {
             return Ok(Meet::None(1));
         }
-        let size = |l: &Shards<K>| l.iter().map(Vec::len).sum::<usize>();
         let last = pegs - 1;
         let mut first: Shards<K> = vec![Vec::new(); SHARDS];
         let start = self.transforms_canon_h(self.start);
@@ -1055,7 +1045,6 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// english `--finish any` mirrors from `d = 1`: the one-peg goals of the centre's
     /// class, un-jumped once, are the complements of the centre start's children.
     fn mirrors_from(&self, fwd: &Shards<K>, bwd: &Shards<K>) -> bool {
-        let size = |l: &Shards<K>| l.iter().map(Vec::len).sum::<usize>();
         size(fwd) == size(bwd) && self.complements(fwd) == *bwd
     }
 
@@ -1097,10 +1086,10 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// (from the layers of `fwd`), to the middle layer `m` (half the jumps, rounded up);
     /// there the solvable positions are those of layer `m` whose complements are in layer
     /// `last - m`; they extend towards the start as in [`Solver::meet`], and each layer `j`
-    /// after the middle,
-    /// up to `last - d`, is the complements of the solvable layer `last - j`. Without
-    /// `tail` only the layers up to the middle are returned ([`Meet::Half`]); with it the
-    /// last `d` layers are the children of the one before that `tail` holds.
+    /// after the middle, up to `last - d`, is the complements of the solvable layer
+    /// `last - j`. Without `tail` only the layers up to the middle are returned
+    /// ([`Meet::Half`]); with it the last `d` layers are the children of the one before
+    /// that `tail` holds.
     fn meet_mirrored(
         &self,
         opts: &SolveOptions,
@@ -1109,7 +1098,6 @@ impl<'a, K: Bits> Solver<'a, K> {
         prune: Option<&Pruner>,
         mut tail: Vec<Shards<K>>,
     ) -> Result<Meet<K>> {
-        let size = |l: &Shards<K>| l.iter().map(Vec::len).sum::<usize>();
         let last = self.start.count_ones() as usize - 1;
         let m = last - last / 2;
         let d = tail.len();
@@ -1189,19 +1177,38 @@ impl<'a, K: Bits> Solver<'a, K> {
         half
     }
 
+    /// Pushes the canonical children of `pos` that the cuts ahead keep.
+    fn children(&self, pos: K, out: &mut Vec<K>) {
+        self.kept(pos, false, out);
+    }
+
     /// Pushes the canonical parents of `pos` (un-jumps) that the cuts behind keep.
     fn parents(&self, pos: K, out: &mut Vec<K>) {
-        let behind = self.behind();
+        self.kept(pos, true, out);
+    }
+
+    /// [`Solver::children`] (`backward` false) or [`Solver::parents`].
+    fn kept(&self, pos: K, backward: bool, out: &mut Vec<K>) {
+        let prune = if backward {
+            self.behind()
+        } else {
+            self.ahead()
+        };
         let img = self.moves.images(pos, self.moves.subgroup_order());
-        let slack = behind.map(|p| p.slack(pos, self.board.holes().div_ceil(8)));
-        self.moves.each_unjump(pos, |u| {
-            if let (Some(p), Some(s)) = (behind, &slack)
-                && !p.keeps(s, u, true)
+        let slack = prune.map(|p| p.slack(pos, self.board.holes().div_ceil(8)));
+        let mut push = |j| {
+            if let (Some(p), Some(s)) = (prune, &slack)
+                && !p.keeps(s, j, backward)
             {
                 return;
             }
-            out.push(self.moves.canonical_child(&img, u));
-        });
+            out.push(self.moves.canonical_child(&img, j));
+        };
+        if backward {
+            self.moves.each_unjump(pos, &mut push);
+        } else {
+            self.moves.each_jump(pos, &mut push);
+        }
     }
 
     /// `N` of every position of `layers` (solvable layers `0..`, in the start's orbit
@@ -1496,7 +1503,8 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// mirrored meeting ([`Meet::Half`]) keeps the start and its children only, their `W`
     /// from [`Solver::first_wins_mirrored`] when `H` fixes the start (no `W` of the layers
     /// between; otherwise, or with fewer than three jumps in a game, the layers up to the
-    /// middle, their `W` from the middle layer's: there `W(p)` is `N` of the complement of `p`, [`Solver::wins_mirrored`]).
+    /// middle, their `W` from the middle layer's: there `W(p)` is `N` of the complement of
+    /// `p`, [`Solver::wins_mirrored`]).
     fn table(&self, opts: &SolveOptions, whole: bool) -> Result<Vec<Vec<(Pegs, u128)>>> {
         let pegs = self.start.count_ones() as usize;
         if pegs == 0 {
@@ -1853,6 +1861,11 @@ enum Meet<K> {
     Half(Vec<Shards<K>>, usize),
     /// No position is solvable; the number of layers of reachable positions.
     None(usize),
+}
+
+/// The number of positions of a layer.
+fn size<K>(layer: &Shards<K>) -> usize {
+    layer.iter().map(Vec::len).sum()
 }
 
 /// The keys of `a` that `b` holds, shard by shard (both sorted).

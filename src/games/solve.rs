@@ -814,16 +814,14 @@ fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) 
             Ok(_) => depth += 1,
         }
     };
-    let mut tallies = [0u64; 4];
-    // Runs the units (again) until a game, a proof, or `limit` positions; returns the game
-    // and the workers' tallies.
-    type Tallies = [u64; 4];
-    let phase = |limit: u64| -> (Option<(usize, Vec<u16>)>, Tallies) {
+    // The workers' positions, table hits, pagoda cuts and table inserts, over both phases.
+    let tallies: Mutex<[u64; 4]> = Mutex::new([0; 4]);
+    // Runs the units (again) until a game, a proof, or `limit` positions; returns the game.
+    let phase = |limit: u64| -> Option<(usize, Vec<u16>)> {
         shared.limit.store(limit, Ordering::Relaxed);
         shared.stop.store(false, Ordering::Relaxed);
         let next = AtomicUsize::new(0);
         let best: Mutex<Option<(usize, Vec<u16>)>> = Mutex::new(None);
-        let phase_tallies: Mutex<[u64; 4]> = Mutex::new([0; 4]);
         rayon::scope(|scope| {
             for _ in 0..threads {
                 scope.spawn(|_| {
@@ -861,25 +859,16 @@ fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) 
                             Some(false) => {}
                         }
                     }
-                    let mut t = phase_tallies.lock().expect("no panic holds the lock");
+                    let mut t = tallies.lock().expect("no panic holds the lock");
                     for (x, y) in t.iter_mut().zip([w.nodes, w.hits, w.cuts, w.inserts]) {
                         *x += y;
                     }
                 });
             }
         });
-        (
-            best.into_inner().expect("no panic held the lock"),
-            phase_tallies.into_inner().expect("no panic held the lock"),
-        )
+        best.into_inner().expect("no panic held the lock")
     };
-    let add_tallies = |tallies: &mut Tallies, t: Tallies| {
-        for (x, y) in tallies.iter_mut().zip(t) {
-            *x += y;
-        }
-    };
-    let (mut best, t) = phase(BEAM_AFTER);
-    add_tallies(&mut tallies, t);
+    let mut best = phase(BEAM_AFTER);
     let mut beam: Option<(usize, Vec<u16>)> = None;
     if best.is_none() && shared.spent.load(Ordering::Relaxed) >= BEAM_AFTER {
         // A long search: a beam search often finds a game at once where the exhaustive
@@ -891,7 +880,7 @@ fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) 
             if trace() {
                 eprintln!(
                     "solve: paused after {} positions; a beam of width {width} {} ({:.2} s)",
-                    tallies[0],
+                    tallies.lock().expect("no panic holds the lock")[0],
                     if found.is_some() {
                         "found a game"
                     } else {
@@ -906,12 +895,10 @@ fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) 
             }
         }
         if beam.is_none() {
-            let t;
-            (best, t) = phase(u64::MAX);
-            add_tallies(&mut tallies, t);
+            best = phase(u64::MAX);
         }
     }
-    let [nodes, hits, cuts, inserts] = tallies;
+    let [nodes, hits, cuts, inserts] = tallies.into_inner().expect("no panic held the lock");
     if trace() {
         eprintln!(
             "solve: {} units at depth {depth} on {threads} thread{}, {} pagoda function{}; \
