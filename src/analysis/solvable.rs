@@ -632,40 +632,54 @@ impl<'a, K: Bits> Solver<'a, K> {
         self.wins_from(solvable, top)
     }
 
-    /// `W` of every position of `solvable`, given `W` of its last layer (`top`).
+    /// `W` of every position of `solvable`, given `W` of its last layer (`top`): each
+    /// position's `W` is the sum of its solvable children's.
     fn wins_from(
         &self,
         solvable: &[Shards<K>],
         top: Vec<Vec<u128>>,
     ) -> Result<Vec<Vec<Vec<u128>>>> {
-        let last = solvable.len() - 1;
-        let mut wins: Vec<Vec<Vec<u128>>> = vec![Vec::new(); solvable.len()];
-        wins[last] = top;
-        for j in (0..last).rev() {
-            // The solvable positions below and their W, as hash tables: one probe per child.
-            let below: Vec<WinTable<K>> = solvable[j + 1]
+        let down: Vec<&Shards<K>> = solvable.iter().rev().collect();
+        let mut wins = self.sums(&down, top, |pos, out| self.children(pos, out))?;
+        wins.reverse();
+        Ok(wins)
+    }
+
+    /// Sums along the layers `layers[0], layers[1], ...`: the value of a position of
+    /// `layers[j]` is the sum of the values of its neighbours (`next` pushes their
+    /// canonical forms) held by `layers[j - 1]`, starting from `first`, the values of
+    /// `layers[0]`. The values come out aligned with the layers' shards. Both the `W` pass
+    /// (from the goals down, over children) and the `N` pass (from the start up, over
+    /// parents) are this.
+    fn sums(
+        &self,
+        layers: &[&Shards<K>],
+        first: Vec<Vec<u128>>,
+        next: impl Fn(K, &mut Vec<K>) + Sync,
+    ) -> Result<Vec<Vec<Vec<u128>>>> {
+        let mut sums: Vec<Vec<Vec<u128>>> = Vec::with_capacity(layers.len());
+        sums.push(first);
+        for j in 1..layers.len() {
+            // The previous layer and its values, as hash tables: one probe per neighbour.
+            let before: Vec<WinTable<K>> = layers[j - 1]
                 .par_iter()
-                .zip(wins[j + 1].par_iter())
+                .zip(sums[j - 1].par_iter())
                 .map(|(keys, w)| WinTable::new(keys, w))
                 .collect();
-            wins[j] = solvable[j]
+            let layer = layers[j]
                 .par_iter()
                 .map(|unit| {
-                    let mut w = vec![0u128; unit.len()];
-                    probe(
-                        unit,
-                        &below,
-                        |pos, out| self.children(pos, out),
-                        |i, _, x| {
-                            w[i] = add(w[i], x)?;
-                            Ok(())
-                        },
-                    )?;
-                    Ok(w)
+                    let mut sum = vec![0u128; unit.len()];
+                    probe(unit, &before, &next, |i, _, x| {
+                        sum[i] = add(sum[i], x)?;
+                        Ok(())
+                    })?;
+                    Ok(sum)
                 })
                 .collect::<Result<_>>()?;
+            sums.push(layer);
         }
-        Ok(wins)
+        Ok(sums)
     }
 
     /// (raw positions, positions up to the board's group) of a layer.
@@ -1216,33 +1230,9 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// its parents. Every reachable parent of a solvable position is solvable, so the
     /// solvable layers hold them all.
     fn paths(&self, layers: &[Shards<K>]) -> Result<Vec<Vec<Vec<u128>>>> {
-        let mut n: Vec<Vec<Vec<u128>>> = Vec::with_capacity(layers.len());
-        n.push(layers[0].iter().map(|t| vec![1; t.len()]).collect());
-        for j in 1..layers.len() {
-            let above: Vec<WinTable<K>> = layers[j - 1]
-                .par_iter()
-                .zip(n[j - 1].par_iter())
-                .map(|(keys, w)| WinTable::new(keys, w))
-                .collect();
-            let next = layers[j]
-                .par_iter()
-                .map(|unit| {
-                    let mut sum = vec![0u128; unit.len()];
-                    probe(
-                        unit,
-                        &above,
-                        |pos, out| self.parents(pos, out),
-                        |i, _, x| {
-                            sum[i] = add(sum[i], x)?;
-                            Ok(())
-                        },
-                    )?;
-                    Ok(sum)
-                })
-                .collect::<Result<_>>()?;
-            n.push(next);
-        }
-        Ok(n)
+        let up: Vec<&Shards<K>> = layers.iter().collect();
+        let first = layers[0].iter().map(|t| vec![1; t.len()]).collect();
+        self.sums(&up, first, |pos, out| self.parents(pos, out))
     }
 
     /// `W` of the middle layer `m` of [`Meet::Half`] (the last of `half`), aligned with
