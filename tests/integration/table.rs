@@ -151,28 +151,24 @@ fn tri5_all_starts_totals() {
 fn second_run_over_a_complete_dir_does_no_work() {
     let dir = tempfile::tempdir().unwrap();
     table(dir.path(), &["tri:4..5"]).assert().success();
-    let before: Vec<(String, std::time::SystemTime)> = FILES
-        .iter()
-        .chain(&["runs.csv"])
-        .map(|f| {
-            let p = dir.path().join(f);
-            (read(&p), std::fs::metadata(&p).unwrap().modified().unwrap())
-        })
-        .collect();
+    let files = || -> Vec<(String, std::time::SystemTime)> {
+        FILES
+            .iter()
+            .chain(&["runs.csv"])
+            .map(|f| {
+                let p = dir.path().join(f);
+                (read(&p), std::fs::metadata(&p).unwrap().modified().unwrap())
+            })
+            .collect()
+    };
+    let before = files();
     table(dir.path(), &["tri:4..5"])
         .assert()
         .success()
         .stderr(predicates::str::contains(
             "7 pairs: 0 computed, 7 already complete",
         ));
-    let after: Vec<(String, std::time::SystemTime)> = FILES
-        .iter()
-        .chain(&["runs.csv"])
-        .map(|f| {
-            let p = dir.path().join(f);
-            (read(&p), std::fs::metadata(&p).unwrap().modified().unwrap())
-        })
-        .collect();
+    let after = files();
     assert_eq!(before, after, "a complete table must not be rewritten");
 }
 
