@@ -572,8 +572,8 @@ fn read_csv(path: &Path, header: &[&str]) -> Result<Vec<(Key, Vec<String>)>> {
     Ok(rows)
 }
 
-/// The git commit pegsol was built from (`-dirty` when the tree had changes), or
-/// `unknown` outside a git checkout.
+/// The git commit pegsol was built from (`-dirty` when its sources, `src/`, `build.rs`,
+/// `Cargo.toml` or `Cargo.lock`, had changes), or `unknown` outside a git checkout.
 pub fn git_commit() -> &'static str {
     option_env!("PEGSOL_GIT_COMMIT").unwrap_or("unknown")
 }
