@@ -384,6 +384,22 @@ pub struct Progress {
     pub previous: usize,
     /// Whether counts are still kept in narrow lanes.
     pub narrow: bool,
+    /// What the sweep cost up to this checkpoint, over every process that worked on it
+    /// (zero in checkpoints of pegsol before it kept this).
+    #[serde(default)]
+    pub spent: Spent,
+}
+
+/// What a sweep cost up to a checkpoint, over every process that worked on it: a sweep
+/// resumed after an interruption reports the whole (`runs.csv`), not only its last part.
+/// The time between an interruption and the resume, and the work lost with the layer in
+/// progress, are not counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spent {
+    /// Wall time, in milliseconds.
+    pub millis: u64,
+    /// The largest peak resident set size of those processes, in bytes (0: unknown).
+    pub peak_rss: u64,
 }
 
 /// The checkpoint file of a sweep.

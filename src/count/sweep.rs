@@ -24,7 +24,7 @@
 
 use crate::count::cluster::Cluster;
 use crate::count::disk::{
-    self, Identity, LayerFiles, Progress, ShardReader, ShardWriter, Work, Written,
+    self, Identity, LayerFiles, Progress, ShardReader, ShardWriter, Spent, Work, Written,
 };
 use crate::count::slots::{self, SlotKey, Slots};
 use crate::count::stats::{Counts, Layer};
@@ -466,6 +466,28 @@ pub fn count(board: &Board, start: Pegs, opts: &CountOptions) -> Result<Counts> 
 /// assert_eq!((c[1].wins(), c[1].games()), (1_550, 137_846));
 /// ```
 pub fn count_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result<Vec<Counts>> {
+    sweep_many(board, starts, opts).map(|s| s.counts)
+}
+
+/// A finished sweep: the statistics of each start, and what earlier processes spent on it.
+#[derive(Clone, Debug)]
+pub struct Swept {
+    /// Per start, in the order given.
+    pub counts: Vec<Counts>,
+    /// Wall time and peak memory of the processes that worked on the sweep before this one
+    /// resumed it from a checkpoint; zero when this process swept it all.
+    pub before: Spent,
+}
+
+/// [`count_many`], with what earlier processes spent on the sweep ([`Swept::before`]).
+///
+/// ```
+/// use pegsol::{geometry::board::Board, count::sweep::{sweep_many, CountOptions}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let s = sweep_many(&b, &[b.default_start()], &CountOptions::default()).unwrap();
+/// assert_eq!((s.counts[0].wins(), s.before.millis), (29_760, 0));
+/// ```
+pub fn sweep_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result<Swept> {
     let n = starts.len();
     if n == 0 || n > max_starts(board) {
         return Err(Error::input(format!(
@@ -757,6 +779,8 @@ fn trace() -> bool {
 /// What a sweep has gathered so far: per start, the layers and the wins per finishing hole.
 struct Run {
     started: Instant,
+    /// What earlier processes spent on this sweep, when it resumed from a checkpoint.
+    before: Spent,
     bar: indicatif::ProgressBar,
     layers: Vec<Vec<Layer>>,
     finish: Vec<Vec<u128>>,
@@ -809,6 +833,18 @@ impl Run {
             positions: self.positions,
             previous: self.previous,
             narrow,
+            spent: self.spent(),
+        }
+    }
+
+    /// What the sweep has cost so far, earlier processes included.
+    fn spent(&self) -> Spent {
+        Spent {
+            millis: self.before.millis + self.started.elapsed().as_millis() as u64,
+            peak_rss: self
+                .before
+                .peak_rss
+                .max(crate::memory::peak_rss().unwrap_or(0)),
         }
     }
 
@@ -841,6 +877,7 @@ impl Run {
         }
         self.positions = p.positions;
         self.previous = p.previous;
+        self.before = p.spent;
         Ok(())
     }
 
@@ -1216,7 +1253,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
 
     /// Runs the sweep, its tables keyed by `codec`: from the last checkpoint in the work
     /// directory if it has one, from the starts otherwise.
-    fn run<C: Codec<K>>(&self, codec: &C, opts: &CountOptions) -> Result<Vec<Counts>> {
+    fn run<C: Codec<K>>(&self, codec: &C, opts: &CountOptions) -> Result<Swept> {
         let n = self.starts.len();
         let start_pegs = self.starts[0].count_ones() as usize;
         let cluster = opts.cluster;
@@ -1230,6 +1267,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let name = format!("{} from {}", self.board.name(), self.start_names());
         let mut run = Run {
             started: Instant::now(),
+            before: Spent::default(),
             bar: progress::bar(start_pegs as u64, "jumps", opts.progress),
             layers: vec![Vec::new(); n],
             finish: vec![vec![0u128; self.board.holes()]; n],
@@ -1305,7 +1343,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         }
         run.bar.finish_and_clear();
         run.work.finish()?;
-        Ok(self
+        let before = run.before;
+        let counts = self
             .starts
             .iter()
             .zip(run.layers)
@@ -1323,7 +1362,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     .map(|(h, &w)| (self.board.hole_name(h), w))
                     .collect(),
             })
-            .collect())
+            .collect();
+        Ok(Swept { counts, before })
     }
 
     /// Sweeps layer `jumps` (`current`) and the layers after it, recording their statistics
@@ -2243,9 +2283,9 @@ mod tests {
             let sweep = Sweep::<u64, 2>::new(&b, &starts);
             let packed = sweep.run(&Packed::new(b.holes()).unwrap(), &opts).unwrap();
             let whole = sweep.run(&Whole, &opts).unwrap();
-            assert_eq!(packed, whole, "{spec}");
+            assert_eq!(packed.counts, whole.counts, "{spec}");
             let wide = Sweep::<u128, 2>::new(&b, &starts).run(&Whole, &opts);
-            assert_eq!(packed, wide.unwrap(), "{spec}");
+            assert_eq!(packed.counts, wide.unwrap().counts, "{spec}");
         }
     }
 }

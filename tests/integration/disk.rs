@@ -98,8 +98,13 @@ const TRI7: [&str; 6] = ["count", "--board", "tri:7", "--hole", "a1", "-j2"];
 /// Starts `pegsol count` on tri:7 with its layers in `work` and SIGKILLs it once its
 /// checkpoint has reached `layer`. Returns whether it was still running then.
 fn kill_at_layer(work: &Path, out: &Path, layer: usize) -> bool {
+    kill_at_layer_of(&TRI7, work, out, layer)
+}
+
+/// [`kill_at_layer`] for the command `args`.
+fn kill_at_layer_of(args: &[&str], work: &Path, out: &Path, layer: usize) -> bool {
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("pegsol"))
-        .args(TRI7)
+        .args(args)
         .arg("--work-dir")
         .arg(work)
         .arg("--csv")
@@ -231,6 +236,44 @@ fn killed_sweeps_resume_and_damaged_files_are_refused() {
         )));
     assert_same_files(&whole, &out, "resumed after two kills");
     assert!(!folder.exists(), "work removed after success");
+}
+
+/// A table sweep resumed from its checkpoint gives, in runs.csv, the wall time and peak
+/// memory of the whole sweep: what the checkpoint says the killed process spent, plus its
+/// own.
+#[test]
+fn a_resumed_table_reports_the_cost_of_the_whole_sweep() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    let out = tmp.path().join("out");
+    let table = ["table", "--board", "tri:7", "--starts", "a1", "-j2"];
+    assert!(
+        kill_at_layer_of(&table, &work, &out, 7),
+        "killed before layer 7"
+    );
+    let folder = std::fs::read_dir(&work)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    let path = folder.join("checkpoint.json");
+    let mut ck: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
+    let spent = &ck["progress"]["spent"];
+    assert!(spent["millis"].as_u64().is_some_and(|m| m > 0), "{spent}");
+    assert!(spent["peak_rss"].as_u64().is_some_and(|b| b > 0), "{spent}");
+    // Say the killed process had run for an hour and peaked at 5 GiB.
+    ck["progress"]["spent"] = serde_json::json!({"millis": 3_600_000u64, "peak_rss": 5u64 << 30});
+    std::fs::write(&path, serde_json::to_string_pretty(&ck).unwrap()).unwrap();
+    let mut args = table.to_vec();
+    args.extend(["--work-dir", work.to_str().unwrap()]);
+    run_into(tmp.path(), &args, &out);
+    let runs = read(&out.join("runs.csv"));
+    let row: Vec<&str> = runs.lines().nth(1).expect("a row").split(',').collect();
+    let wall: f64 = row[6].parse().unwrap();
+    let peak: u64 = row[7].parse().unwrap();
+    assert!((3_600.0..3_720.0).contains(&wall), "{runs}");
+    assert_eq!(peak, 5 << 30, "{runs}");
 }
 
 fn copy_dir(from: &Path, to: &Path) {
