@@ -85,9 +85,14 @@ fn disk_sweeps_equal_memory_sweeps() {
     }
 }
 
+/// The sweep's folder in the work directory `work` (its only entry), once made.
+fn sweep_folder(work: &Path) -> Option<std::path::PathBuf> {
+    Some(std::fs::read_dir(work).ok()?.flatten().next()?.path())
+}
+
 /// The layer a sweep's checkpoint names, if it has one yet.
 fn checkpoint_layer(work: &Path) -> Option<usize> {
-    let folder = std::fs::read_dir(work).ok()?.flatten().next()?.path();
+    let folder = sweep_folder(work)?;
     let text = std::fs::read_to_string(folder.join("checkpoint.json")).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     v["layer"].as_u64().map(|l| l as usize)
@@ -148,12 +153,7 @@ fn killed_sweeps_resume_and_damaged_files_are_refused() {
     assert!(second > first && second < 26, "{first} then {second}");
 
     // Damage the checkpoint's layer three ways, each on a copy of the work directory.
-    let folder = std::fs::read_dir(&work)
-        .unwrap()
-        .flatten()
-        .next()
-        .unwrap()
-        .path();
+    let folder = sweep_folder(&work).expect("the sweep's folder");
     let shard = |w: &Path| {
         w.join(folder.file_name().unwrap())
             .join(format!("layer-{second:03}"))
@@ -251,12 +251,7 @@ fn a_resumed_table_reports_the_cost_of_the_whole_sweep() {
         kill_at_layer_of(&table, &work, &out, 7),
         "killed before layer 7"
     );
-    let folder = std::fs::read_dir(&work)
-        .unwrap()
-        .flatten()
-        .next()
-        .unwrap()
-        .path();
+    let folder = sweep_folder(&work).expect("the sweep's folder");
     let path = folder.join("checkpoint.json");
     let mut ck: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
     let spent = &ck["progress"]["spent"];
