@@ -728,14 +728,12 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                 .iter()
                 .map(|&h| board.start_with_empty(&[h]))
                 .collect();
-            let swept =
+            let done =
                 sweep::sweep_many(board, &starts, &count_opts).inspect_err(|_| bar.abandon())?;
-            let counts = swept.counts;
+            let (counts, before) = (done.counts, done.before);
             // A sweep resumed from a checkpoint adds what its earlier processes spent.
-            let secs = clock.elapsed().as_secs_f64() + swept.before.millis as f64 / 1e3;
-            let peak = memory::peak_rss()
-                .map(|p| p.max(swept.before.peak_rss))
-                .or((swept.before.peak_rss > 0).then_some(swept.before.peak_rss));
+            let secs = clock.elapsed().as_secs_f64() + before.millis as f64 / 1e3;
+            let peak = memory::peak_rss().max((before.peak_rss > 0).then_some(before.peak_rss));
             peak_bytes = peak_bytes.max(peak);
             let swept: Vec<String> = group.starts.iter().map(|&h| board.hole_name(h)).collect();
             for m in &group.members {
