@@ -382,6 +382,9 @@ pub struct Progress {
     pub positions: u64,
     /// Entries of the layer before the checkpoint's.
     pub previous: usize,
+    /// Entries of the layer before that (zero in checkpoints of pegsol before it kept this).
+    #[serde(default)]
+    pub before_previous: usize,
     /// Whether counts are still kept in narrow lanes.
     pub narrow: bool,
     /// What the sweep cost up to this checkpoint, over every process that worked on it
