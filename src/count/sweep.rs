@@ -1860,9 +1860,15 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let mut tables: Vec<Shard<C::S, L, N>> = range.clone().map(|_| Shard::default()).collect();
         // The tenth more that `pass_ranges` budgets, so that a guess a little low grows no
         // table (a table grows by half at once).
+        // Only this rank's shards: under MPI the others stay empty here.
         let each = guess as usize / SHARDS / 10 * 11;
         if each >= 1024 {
-            tables.par_iter_mut().for_each(|t| t.low.reserve(each));
+            let cluster = run.cluster;
+            tables
+                .par_iter_mut()
+                .enumerate()
+                .filter(|(i, _)| cluster.owns(range.start + i))
+                .for_each(|(_, t)| t.low.reserve(each));
         }
         let mut buckets = if reduce {
             Some(Buckets::<K>::new(
