@@ -1858,9 +1858,9 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             .clamp(1 << 10, 1 << 20) as usize;
         let reduce = stats && self.moves.outer_order() > self.moves.subgroup_order();
         let mut tables: Vec<Shard<C::S, L, N>> = range.clone().map(|_| Shard::default()).collect();
-        // The tenth more that `pass_ranges` budgets, so that a guess a little low grows no
-        // table (a table grows by half at once).
-        // Only this rank's shards: under MPI the others stay empty here.
+        // This rank's shards (under MPI the others stay empty here), each with the tenth
+        // more that `pass_ranges` budgets, so that a guess a little low grows no table (a
+        // table grows by half at once).
         let each = guess as usize / SHARDS / 10 * 11;
         if each >= 1024 {
             let cluster = run.cluster;
