@@ -1857,13 +1857,13 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let chunk = (opts.max_memory / 8 / (batch as u64 * child_bytes.max(1)))
             .clamp(1 << 10, 1 << 20) as usize;
         let reduce = stats && self.moves.outer_order() > self.moves.subgroup_order();
+        let cluster = run.cluster;
         let mut tables: Vec<Shard<C::S, L, N>> = range.clone().map(|_| Shard::default()).collect();
         // This rank's shards (under MPI the others stay empty here), each with the tenth
         // more that `pass_ranges` budgets, so that a guess a little low grows no table (a
         // table grows by half at once).
         let each = guess as usize / SHARDS / 10 * 11;
         if each >= 1024 {
-            let cluster = run.cluster;
             tables
                 .par_iter_mut()
                 .enumerate()
@@ -1885,7 +1885,6 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         // This rank's shards (every shard outside MPI), a batch of readers at a time; every
         // rank reads as many batches and rounds as the rank with the most, for the exchange
         // of children after each round.
-        let cluster = run.cluster;
         let mine: Vec<usize> = (0..SHARDS).filter(|&s| cluster.owns(s)).collect();
         let groups = cluster.max(&[mine.len().div_ceil(batch) as u64])[0] as usize;
         for group in 0..groups {
