@@ -385,6 +385,10 @@ pub struct Progress {
     /// Entries of the layer before that (zero in checkpoints of pegsol before it kept this).
     #[serde(default)]
     pub before_previous: usize,
+    /// Entries of the checkpoint's layer whose counts carried past narrow lanes (zero in
+    /// checkpoints of pegsol before it kept this).
+    #[serde(default)]
+    pub carried: u64,
     /// Whether counts are still kept in narrow lanes.
     pub narrow: bool,
     /// What the sweep cost up to this checkpoint, over every process that worked on it

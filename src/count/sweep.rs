@@ -791,6 +791,9 @@ struct Run {
     /// Entries of the layer before that (0 when unknown), for the disk path's sharper guess
     /// ([`guess_on_disk`]).
     before_previous: usize,
+    /// Entries of the current layer whose counts carried past narrow lanes (0 when
+    /// unknown), for the disk path's choice of lanes ([`stays_narrow`]).
+    carried: u64,
     /// Bytes of the children buffers after the last layer swept in memory.
     buffers: u64,
     /// The sweep's folder in the work directory (created when first needed).
@@ -836,6 +839,7 @@ impl Run {
             positions: self.positions,
             previous: self.previous,
             before_previous: self.before_previous,
+            carried: self.carried,
             narrow,
             spent: self.spent(),
         }
@@ -882,6 +886,7 @@ impl Run {
         self.positions = p.positions;
         self.previous = p.previous;
         self.before_previous = p.before_previous;
+        self.carried = p.carried;
         self.before = p.spent;
         Ok(())
     }
@@ -964,6 +969,33 @@ fn guess_on_disk(entries: u64, previous: usize, before_previous: usize) -> u64 {
     let (e, p, b) = (entries as f64, previous as f64, before_previous as f64);
     let second = e * (e / p) * (e / p) / (p / b);
     (second as u64).max(first / 5 * 4)
+}
+
+/// Whether the layer after `now` (`[carried, entries]`, the layer before it `before`)
+/// keeps narrow lanes: while at most one entry in 64 carries into the high parts, and, on
+/// disk, while that is also what the carries' growth foretells for the next layer (their
+/// share times its last growth, at most 16-fold). On disk a layer with many carries is the
+/// costliest of a sweep: the tri:8 sweeps' last narrow layer (8% to 17% of entries
+/// carrying) ran at 0.6-0.7 million entries a second against 1.1-1.3 in the wide layer
+/// after it, and made the sweep's peak memory, 1.2 GiB past `--max-memory` for tri:8 a3
+/// (docs/experiments.md, tenth session). There the share grew 16- to 7,000-fold from the
+/// layer before, so the disk path widens one layer earlier.
+fn stays_narrow(before: [u64; 2], now: [u64; 2], on_disk: bool) -> bool {
+    let [carried, entries] = now;
+    if carried.saturating_mul(64) > entries {
+        return false;
+    }
+    if !on_disk || carried == 0 {
+        return true;
+    }
+    let share = carried as f64 / entries.max(1) as f64;
+    let earlier = before[0] as f64 / before[1].max(1) as f64;
+    let growth = if earlier > 0.0 {
+        (share / earlier).clamp(1.0, 16.0)
+    } else {
+        16.0
+    };
+    share * growth * 64.0 <= 1.0
 }
 
 fn guess_next(entries: u64, previous: usize) -> u64 {
@@ -1295,6 +1327,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             positions: 0,
             previous: 0,
             before_previous: 0,
+            carried: 0,
             buffers: 0,
             work: Work::new(&root, &name, self.identity::<C>(&cluster), opts.keep_work),
             forced: opts.work_dir.is_some(),
@@ -1462,7 +1495,10 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             let [next_entries, carried] = cluster.sum(&[current.entries(), carried])[..] else {
                 unreachable!("two sums")
             };
-            let still_narrow = narrow && carried * 64 <= next_entries;
+            let on_disk = matches!(current, Current::Disk(_));
+            let still_narrow =
+                narrow && stays_narrow([run.carried, entries], [carried, next_entries], on_disk);
+            run.carried = carried;
             let disk = if let Current::Disk(files) = &current {
                 checkpoint(run, files, still_narrow)?;
                 files.bytes()
@@ -2069,10 +2105,12 @@ fn batch_units() -> usize {
     (2 * rayon::current_num_threads()).clamp(4, SHARDS)
 }
 
-/// Bytes of a shard's maps: `low` entries with their low parts, `high` slots of the sparse
-/// map of high parts (entry plus control byte).
+/// Bytes of a shard's maps: `low` entries with their low parts, and the sparse map of high
+/// parts, whose capacity is `high` entries: 7/8 of its buckets, each an entry plus a
+/// control byte.
 fn map_bytes<K, L, const N: usize>(low: usize, high: usize) -> u64 {
-    (low * size_of::<(K, [L; N])>() + high * (size_of::<(K, [u128; N])>() + 1)) as u64
+    let buckets = high.div_ceil(7) * 8;
+    (low * size_of::<(K, [L; N])>() + buckets * (size_of::<(K, [u128; N])>() + 1)) as u64
 }
 
 /// Adds the children in `pool` to `tables`, the shards from `offset` on: one task per shard.
@@ -2232,6 +2270,42 @@ mod tests {
         // first-order guess (500 here; the second-order one would be 125).
         assert_eq!(guess_next(1000, 2000), 500);
         assert_eq!(guess_on_disk(1000, 2000, 1000), 400);
+    }
+
+    #[test]
+    fn the_disk_path_widens_before_carries_swell() {
+        // Layers 14 to 17 of the tri:8 sweeps without symmetry (docs/experiments.md, ninth
+        // and tenth sessions): [carried entries, entries].
+        let a3 = [
+            [0, 802_944_932],
+            [1_396, 1_320_159_932],
+            [13_594_714, 1_822_333_430],
+        ];
+        // After layer 15, few carries: narrow. After layer 16, a share of 0.75% grown
+        // 7,000-fold: wide for layer 17, which carried 287 million of 2.1 billion.
+        assert!(stays_narrow(a3[0], a3[1], true));
+        assert!(!stays_narrow(a3[1], a3[2], true));
+        // In memory, only the carries of the finished layer count.
+        assert!(stays_narrow(a3[1], a3[2], false));
+        // b3: the same turn at layer 16 (1.4% carry, 16.8% in layer 17).
+        let b3 = [
+            [0, 266_070_041],
+            [7_997, 474_101_721],
+            [9_891_914, 715_647_599],
+        ];
+        assert!(stays_narrow(b3[0], b3[1], true));
+        assert!(!stays_narrow(b3[1], b3[2], true));
+        // d7 stays narrow for layer 16, whose 2.5% then widens on either path.
+        let d7 = [
+            [0, 321_321_133],
+            [86_774, 551_996_165],
+            [19_907_970, 802_062_061],
+        ];
+        assert!(stays_narrow(d7[0], d7[1], true));
+        assert!(!stays_narrow(d7[1], d7[2], false));
+        // No carry at all, or no layer before: narrow unless the share is already past 1/64.
+        assert!(stays_narrow([0, 0], [0, 1_000], true));
+        assert!(!stays_narrow([0, 0], [16, 1_000], true));
     }
 
     #[test]
