@@ -973,13 +973,17 @@ fn guess_on_disk(entries: u64, previous: usize, before_previous: usize) -> u64 {
 
 /// Whether the layer after `now` (`[carried, entries]`, the layer before it `before`)
 /// keeps narrow lanes: while at most one entry in 64 carries into the high parts, and, on
-/// disk, while that is also what the carries' growth foretells for the next layer (their
-/// share times its last growth, at most 16-fold). On disk a layer with many carries is the
-/// costliest of a sweep: the tri:8 sweeps' last narrow layer (8% to 17% of entries
-/// carrying) ran at 0.6-0.7 million entries a second against 1.1-1.3 in the wide layer
-/// after it, and made the sweep's peak memory, 1.2 GiB past `--max-memory` for tri:8 a3
-/// (docs/experiments.md, tenth session). There the share grew 16- to 7,000-fold from the
-/// layer before, so the disk path widens one layer earlier.
+/// disk, while the carries' growth foretells fewer than one entry in 11 carrying in the
+/// next layer (their share times its last growth, at most 16-fold).
+///
+/// One in 11 is where the two widths hold about the same memory on disk: a narrow entry
+/// takes 8 bytes in a table at most 4/5 full, plus, when it carries, a slot of the sparse
+/// map (33 bytes at most 7/8 full, about half again for its growth by doubling); a wide
+/// entry takes 12. The tri:8 sweeps' last narrow layer with 13% to 17% of entries carrying
+/// (a3, b3) ran at 0.6-0.7 million entries a second against 0.8-1.1 in the wide layer after
+/// it, and made a3's peak memory, 1.2 GiB past `--max-memory`; with 8% (a2) both widths
+/// ran alike (docs/experiments.md, tenth session). There the share had grown 16- to
+/// 7,000-fold from the layer before, so the disk path now widens a layer earlier.
 fn stays_narrow(before: [u64; 2], now: [u64; 2], on_disk: bool) -> bool {
     let [carried, entries] = now;
     if carried.saturating_mul(64) > entries {
@@ -995,7 +999,7 @@ fn stays_narrow(before: [u64; 2], now: [u64; 2], on_disk: bool) -> bool {
     } else {
         16.0
     };
-    share * growth * 64.0 <= 1.0
+    share * growth * 11.0 <= 1.0
 }
 
 fn guess_next(entries: u64, previous: usize) -> u64 {
@@ -2274,20 +2278,20 @@ mod tests {
 
     #[test]
     fn the_disk_path_widens_before_carries_swell() {
-        // Layers 14 to 17 of the tri:8 sweeps without symmetry (docs/experiments.md, ninth
-        // and tenth sessions): [carried entries, entries].
+        // Layers 14 to 16 of the tri:8 sweeps (docs/experiments.md, ninth and tenth
+        // sessions): [carried entries, entries].
         let a3 = [
             [0, 802_944_932],
             [1_396, 1_320_159_932],
             [13_594_714, 1_822_333_430],
         ];
         // After layer 15, few carries: narrow. After layer 16, a share of 0.75% grown
-        // 7,000-fold: wide for layer 17, which carried 287 million of 2.1 billion.
+        // 7,000-fold: wide for layer 17, which carried 287 million of 2.1 billion (13.5%).
         assert!(stays_narrow(a3[0], a3[1], true));
         assert!(!stays_narrow(a3[1], a3[2], true));
         // In memory, only the carries of the finished layer count.
         assert!(stays_narrow(a3[1], a3[2], false));
-        // b3: the same turn at layer 16 (1.4% carry, 16.8% in layer 17).
+        // b3: the same turn at layer 16 (1.4% carrying; 16.8% in layer 17).
         let b3 = [
             [0, 266_070_041],
             [7_997, 474_101_721],
@@ -2295,7 +2299,19 @@ mod tests {
         ];
         assert!(stays_narrow(b3[0], b3[1], true));
         assert!(!stays_narrow(b3[1], b3[2], true));
-        // d7 stays narrow for layer 16, whose 2.5% then widens on either path.
+        // a2 stays narrow for layer 17 (0.18% foretells 2.9%; it carried 8.1%, where both
+        // widths cost alike).
+        let a2 = [[0, 1_129_895_776], [2_966_800, 1_645_773_708]];
+        assert!(stays_narrow(a2[0], a2[1], true));
+        // c5 (0.1% after layer 15) and d7 stay narrow for layer 16, which then carried
+        // 6.2% and 2.5%, past one in 64: both widen from layer 17 on either path.
+        let c5 = [
+            [0, 434_374_107],
+            [729_880, 696_725_006],
+            [58_130_031, 942_178_837],
+        ];
+        assert!(stays_narrow(c5[0], c5[1], true));
+        assert!(!stays_narrow(c5[1], c5[2], false));
         let d7 = [
             [0, 321_321_133],
             [86_774, 551_996_165],
@@ -2303,7 +2319,7 @@ mod tests {
         ];
         assert!(stays_narrow(d7[0], d7[1], true));
         assert!(!stays_narrow(d7[1], d7[2], false));
-        // No carry at all, or no layer before: narrow unless the share is already past 1/64.
+        // No layer before, or none carrying: narrow unless the share is past 1/64 already.
         assert!(stays_narrow([0, 0], [0, 1_000], true));
         assert!(!stays_narrow([0, 0], [16, 1_000], true));
     }
