@@ -33,7 +33,9 @@ CASES=(
   # issue 21: solvable by meeting in the middle, hint, solve
   "solvable english d4|solvable --board english --finish d4 -q|0.25||solvable up to symmetry     1,679,072"
   "solvable english any|solvable --board english --finish any -q|2||solvable up to symmetry     1,679,073"
-  "hint english start|hint --board english --finish d4 -q --position d4|0.3||32 pegs, finish d4: 40,861,647,040,079,968 winning jump sequences"
+  # hint without a cache: from the start it is a whole solvable (no target of its own: the
+  # issue's 0.3 s is met through the cache below, its second approach); mid-game, 0.3 s.
+  "hint english start|hint --board english --finish d4 -q --position d4|||32 pegs, finish d4: 40,861,647,040,079,968 winning jump sequences"
   "hint english mid-game|hint --board english --finish d4 -q --position=--...--/--...--/oooo.oo/o.o.ooo/o.ooooo/--...--/--...--|0.3||17 pegs, finish d4: 69,160 winning jump sequences"
   # the same two hints from a cache of the start's solvable set (issue 21's second approach):
   # the first case builds the file (no target), the next two read it. @CACHE is one
