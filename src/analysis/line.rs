@@ -112,6 +112,12 @@ impl Config {
 
     /// The representative of the configuration and its mirror image: the one whose
     /// picture comes last in byte order (`II.I` rather than `I.II`).
+    ///
+    /// ```
+    /// use pegsol::analysis::line::Config;
+    /// let c = Config::parse("I.II").unwrap();
+    /// assert_eq!((c.pegs(), c.width(), c.canonical().picture()), (3, 4, "II.I".to_string()));
+    /// ```
     pub fn canonical(self) -> Config {
         let r = self.reversed();
         if r.picture() > self.picture() {
@@ -174,6 +180,12 @@ pub struct LineLayer {
 impl LineLayer {
     /// One representative per configuration and mirror image ([`Config::canonical`]),
     /// sorted by picture.
+    ///
+    /// ```
+    /// // published (Moore and Eppstein): 7 pegs, 16 configurations, 8 up to reversal
+    /// let layers = pegsol::analysis::line::solvable_with_threads(7, 7, 1).unwrap();
+    /// assert_eq!((layers[0].configs.len(), layers[0].reduced().len()), (16, 8));
+    /// ```
     pub fn reduced(&self) -> Vec<Config> {
         let mut reps: Vec<Config> = self.configs.iter().map(|c| c.canonical()).collect();
         reps.sort_unstable_by_key(|c| c.picture());

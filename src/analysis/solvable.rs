@@ -83,6 +83,15 @@ pub enum Finish {
 
 impl Finish {
     /// Parses `--finish`: absent or `any` for any hole, else a hole name.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::Finish};
+    /// let e = Board::from_spec("english").unwrap();
+    /// assert_eq!(Finish::parse(&e, None).unwrap(), Finish::Any);
+    /// assert_eq!(Finish::parse(&e, Some("ANY")).unwrap(), Finish::Any);
+    /// assert_eq!(Finish::parse(&e, Some("d4")).unwrap(), Finish::Hole(e.hole("d4").unwrap()));
+    /// assert!(Finish::parse(&e, Some("a1")).is_err());
+    /// ```
     pub fn parse(board: &Board, name: Option<&str>) -> Result<Finish> {
         match name {
             None => Ok(Finish::Any),
@@ -178,6 +187,19 @@ impl Solvable {
     }
 
     /// Reachable positions (`None` unless [`SolveOptions::reachable`] asked for them).
+    ///
+    /// ```
+    /// use pegsol::{count::{count, CountOptions}, geometry::Board};
+    /// use pegsol::analysis::solvable::{solvable, Finish, SolveOptions};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let opts = SolveOptions { reachable: true, ..SolveOptions::default() };
+    /// let s = solvable(&b, b.default_start(), Finish::Any, &opts).unwrap();
+    /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+    /// assert_eq!(s.reachable(), Some(c.positions())); // two engines, one figure: 3,016
+    /// assert!(s.positions() < c.positions());
+    /// let quick = solvable(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert_eq!((quick.reachable(), quick.positions()), (None, s.positions()));
+    /// ```
     pub fn reachable(&self) -> Option<u64> {
         self.layers.iter().map(|l| l.reachable).sum()
     }
@@ -1591,6 +1613,13 @@ const CACHE_MAGIC: &str = "pegsol hint cache 1";
 
 impl HintCache {
     /// The solvable positions from `position` (ending on `finish`) and their wins.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert_eq!(c.hint(&b, b.default_start()).unwrap().wins, 29_760); // published
+    /// ```
     pub fn build(
         board: &Board,
         position: Pegs,
@@ -1695,6 +1724,17 @@ impl HintCache {
     /// from the cache's start and winnable): then every solvable child is kept too, and a
     /// child not kept loses. `None` for any other position (lost, or not reachable from the
     /// cache's start): [`hint`] answers those.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// let h = c.hint(&b, b.default_start()).unwrap();
+    /// // The two first jumps are mirror images: 14,880 wins each.
+    /// assert_eq!(h.jumps.iter().map(|j| j.wins).collect::<Vec<_>>(), [14_880, 14_880]);
+    /// let won = c.hint(&b, 1).unwrap(); // one peg, in a1: a finished win
+    /// assert_eq!((won.wins, won.jumps.len()), (1, 0));
+    /// ```
     pub fn hint(&self, board: &Board, position: Pegs) -> Option<Hint> {
         let wins = self.wins_of(board, position)?;
         let mut jumps: Vec<JumpWins> = board
@@ -1828,6 +1868,18 @@ impl HintCache {
     }
 
     /// Reads the cache in `path` ([`HintCache::from_bytes`]).
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("tri5-any.cache");
+    /// c.write(&path).unwrap();
+    /// assert_eq!(HintCache::read(&path, &b, Finish::Any).unwrap(), c);
+    /// let other = Board::from_spec("tri:6").unwrap();
+    /// assert!(HintCache::read(&path, &other, Finish::Any).is_err());
+    /// ```
     pub fn read(path: &std::path::Path, board: &Board, finish: Finish) -> Result<HintCache> {
         let bytes = std::fs::read(path)
             .map_err(|e| Error::input(format!("cannot read {}: {e}", path.display())))?;

@@ -42,21 +42,50 @@ pub struct Counts {
 
 impl Counts {
     /// Reachable positions, the start included.
+    ///
+    /// ```
+    /// use pegsol::{count::{count, CountOptions}, geometry::Board};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+    /// // as results/summary.csv; tests/integration/reference.rs checks it by brute force
+    /// assert_eq!(c.positions(), 3_016);
+    /// ```
     pub fn positions(&self) -> u64 {
         self.layers.iter().map(|l| l.positions).sum()
     }
 
     /// Reachable positions up to symmetry.
+    ///
+    /// ```
+    /// use pegsol::{count::{count, CountOptions}, geometry::Board};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+    /// assert_eq!(c.positions_reduced(), 1_544); // under the 2 mirrors that fix a1
+    /// ```
     pub fn positions_reduced(&self) -> u64 {
         self.layers.iter().map(|l| l.positions_reduced).sum()
     }
 
     /// All games. Cannot overflow: the engine checked every partial sum.
+    ///
+    /// ```
+    /// use pegsol::{count::{count, CountOptions}, geometry::Board};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+    /// assert_eq!(c.games(), 568_630); // published (Durango Bill, corrected total)
+    /// ```
     pub fn games(&self) -> u128 {
         self.layers.iter().map(|l| l.games_ended).sum()
     }
 
     /// Games that end with one peg.
+    ///
+    /// ```
+    /// use pegsol::{count::{count, CountOptions}, geometry::Board};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+    /// assert_eq!(c.wins(), 29_760); // published
+    /// ```
     pub fn wins(&self) -> u128 {
         self.pegs_left()
             .into_iter()
@@ -65,6 +94,16 @@ impl Counts {
     }
 
     /// Games by the number of pegs left at the end, fewest pegs first, zero rows omitted.
+    ///
+    /// ```
+    /// use pegsol::{count::{count, CountOptions}, geometry::Board};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+    /// // published: corner start, games by pegs left
+    /// let want = [29_760, 139_614, 259_578, 123_664, 14_844, 844, 324, 2];
+    /// let rows: Vec<(usize, u128)> = (1..=8).zip(want).collect();
+    /// assert_eq!(c.pegs_left(), rows);
+    /// ```
     pub fn pegs_left(&self) -> Vec<(usize, u128)> {
         let mut rows: Vec<(usize, u128)> = self
             .layers
@@ -77,6 +116,13 @@ impl Counts {
     }
 
     /// The fewest jumps of any game, and how many games are that short.
+    ///
+    /// ```
+    /// use pegsol::{count::{count, CountOptions}, geometry::Board};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+    /// assert_eq!(c.shortest_game(), (6, 2)); // published: shortest dead end, 6 jumps
+    /// ```
     pub fn shortest_game(&self) -> (usize, u128) {
         self.layers
             .iter()
@@ -86,6 +132,13 @@ impl Counts {
 
     /// The most pegs any dead end leaves, and how many games leave that many. These are
     /// the shortest games: every jump removes one peg.
+    ///
+    /// ```
+    /// use pegsol::{count::{count, CountOptions}, geometry::Board};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+    /// assert_eq!(c.max_dead_end(), (8, 2)); // 14 pegs - 6 jumps
+    /// ```
     pub fn max_dead_end(&self) -> (usize, u128) {
         let (jumps, games) = self.shortest_game();
         (self.start_pegs - jumps, games)

@@ -44,11 +44,25 @@ pub fn group_moves(jumps: &[Jump]) -> Vec<Vec<Jump>> {
 }
 
 /// The number of moves in a list of jumps.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, games::notation};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let jumps = notation::parse_jumps(&b, "a3-a1 a1-c3").unwrap();
+/// assert_eq!(notation::count_moves(&jumps), 1); // one peg, two jumps
+/// ```
 pub fn count_moves(jumps: &[Jump]) -> usize {
     group_moves(jumps).len()
 }
 
 /// One move in notation: the holes the peg visits, joined by `-` (`c1-a1-a3`).
+///
+/// ```
+/// use pegsol::{geometry::board::Board, games::notation};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let jumps = notation::parse_jumps(&b, "a3-a1, a1-c3").unwrap();
+/// assert_eq!(notation::move_text(&b, &jumps), "a3-a1-c3");
+/// ```
 pub fn move_text(board: &Board, mv: &[Jump]) -> String {
     let mut holes = vec![board.hole_name(mv[0].from)];
     holes.extend(mv.iter().map(|j| board.hole_name(j.to)));
@@ -56,6 +70,15 @@ pub fn move_text(board: &Board, mv: &[Jump]) -> String {
 }
 
 /// The jump from `from` to `to` (two holes apart on a lattice line), if the board has one.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, games::notation::jump_between};
+/// let e = Board::from_spec("english").unwrap();
+/// let h = |n| e.hole(n).unwrap();
+/// let j = jump_between(&e, h("f4"), h("d4")).unwrap();
+/// assert_eq!(e.hole_name(j.over), "e4");
+/// assert!(jump_between(&e, h("d4"), h("d5")).is_none()); // neighbours, not a jump
+/// ```
 pub fn jump_between(board: &Board, from: usize, to: usize) -> Option<Jump> {
     board
         .jumps()
@@ -75,6 +98,14 @@ pub fn jump_from_diff(board: &Board, before: Pegs, after: Pegs) -> Option<Jump> 
 
 /// Parses moves (`c1-a1-a3`, `f4-d4`, separated by spaces, commas or new lines) into jumps.
 /// Checks that each step is a jump of the board, not that it is legal in a position.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, games::notation::parse_jumps};
+/// let e = Board::from_spec("english").unwrap();
+/// let jumps = parse_jumps(&e, "1. d2-d4\n2. f3-d3").unwrap();
+/// assert_eq!(jumps.len(), 2);
+/// assert!(parse_jumps(&e, "d2-d3").is_err()); // not a jump: d3 is next to d2
+/// ```
 pub fn parse_jumps(board: &Board, text: &str) -> Result<Vec<Jump>> {
     let mut jumps = Vec::new();
     for token in text.split(|c: char| c.is_whitespace() || c == ',' || c == ';') {
@@ -210,12 +241,26 @@ pub fn replay(board: &Board, start: Pegs, jumps: &[Jump]) -> std::result::Result
 }
 
 /// Whether no jump is possible in `pos`.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, games::notation::is_dead_end};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// assert!(!is_dead_end(&b, b.default_start()));
+/// assert!(is_dead_end(&b, 1)); // one peg, in a1
+/// ```
 pub fn is_dead_end(board: &Board, pos: Pegs) -> bool {
     !board.jumps().iter().any(|j| j.is_legal(pos))
 }
 
 /// How a start position is written on a `start:` line: its empty holes when there are at
 /// most three, else its picture ([`picture`]).
+///
+/// ```
+/// use pegsol::{geometry::board::Board, games::notation::start_text};
+/// let e = Board::from_spec("english").unwrap();
+/// assert_eq!(start_text(&e, e.default_start()), "d4");
+/// assert_eq!(start_text(&e, 0), "--.../--.../......./......./......./--.../--...");
+/// ```
 pub fn start_text(board: &Board, start: Pegs) -> String {
     let empty = board.holes() - start.count_ones() as usize;
     if (1..=3).contains(&empty) {
@@ -269,6 +314,13 @@ fn indent(drawing: &str) -> String {
 }
 
 /// The holes holding a peg, named and joined by `+` (`d4`, `c3+e5`), or `none`.
+///
+/// ```
+/// use pegsol::{geometry::board::{Board, bit}, games::notation::peg_names};
+/// let e = Board::from_spec("english").unwrap();
+/// assert_eq!(peg_names(&e, bit(e.hole("d4").unwrap())), "d4");
+/// assert_eq!(peg_names(&e, 0), "none");
+/// ```
 pub fn peg_names(board: &Board, pos: Pegs) -> String {
     board.hole_names(pos)
 }

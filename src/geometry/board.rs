@@ -332,6 +332,12 @@ impl Board {
     }
 
     /// Finds a hole by name (`a1`, `d4`, ...).
+    ///
+    /// ```
+    /// let e = pegsol::geometry::board::Board::from_spec("english").unwrap();
+    /// assert_eq!(e.hole_name(e.hole("d4").unwrap()), "d4");
+    /// assert!(e.hole("a1").is_err()); // a corner of the 7x7 square: no hole on english
+    /// ```
     pub fn hole(&self, name: &str) -> Result<usize> {
         let off = || {
             Error::input(format!(
@@ -366,6 +372,14 @@ impl Board {
 
     /// The start position with the named holes empty (the default start when `names` is
     /// empty).
+    ///
+    /// ```
+    /// let b = pegsol::geometry::board::Board::from_spec("tri:5").unwrap();
+    /// assert_eq!(b.start_from_names(&[]).unwrap(), b.default_start());
+    /// let p = b.start_from_names(&["c3".into(), "a1".into()]).unwrap();
+    /// assert_eq!((p.count_ones(), b.start_name(p)), (13, "a1+c3".to_string()));
+    /// assert!(b.start_from_names(&["f6".into()]).is_err());
+    /// ```
     pub fn start_from_names(&self, names: &[String]) -> Result<Pegs> {
         if names.is_empty() {
             return Ok(self.default_start());
@@ -378,6 +392,11 @@ impl Board {
     }
 
     /// The empty holes of a position, named and joined by `+` (e.g. `a1` or `c3+d4`).
+    ///
+    /// ```
+    /// let e = pegsol::geometry::board::Board::from_spec("english").unwrap();
+    /// assert_eq!(e.start_name(e.default_start()), "d4");
+    /// ```
     pub fn start_name(&self, pegs: Pegs) -> String {
         self.hole_names(!pegs & self.full())
     }
@@ -556,6 +575,17 @@ impl Board {
     }
 
     /// The image of a position under a symmetry.
+    ///
+    /// ```
+    /// use pegsol::geometry::board::Board;
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let a1 = b.start_from_names(&["a1".into()]).unwrap();
+    /// let mut images: Vec<String> =
+    ///     b.symmetries().iter().map(|s| b.start_name(b.transform(s, a1))).collect();
+    /// images.sort();
+    /// images.dedup();
+    /// assert_eq!(images, ["a1", "a5", "e5"]); // the three corners
+    /// ```
     pub fn transform(&self, sym: &Symmetry, pegs: Pegs) -> Pegs {
         sym.perm()
             .iter()

@@ -292,6 +292,16 @@ impl<K: Bits> MoveTable<K> {
     /// Calls `f(j)` for every jump `j` that could have led to `pos` (its legal un-jumps:
     /// `to` full, `from` and `over` empty), in no particular order; returns whether there
     /// was one.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let t = MoveTable::<u64>::new(&b, |_| true);
+    /// let mut n = 0;
+    /// // One peg in a1: the last jump came from a3 over a2, or from c3 over b2.
+    /// assert!(t.each_unjump(1, |_| n += 1));
+    /// assert_eq!(n, 2);
+    /// ```
     #[inline]
     pub fn each_unjump(&self, pos: K, f: impl FnMut(usize)) -> bool {
         self.lines.each(pos, |from, over, to| !from & !over & to, f)

@@ -34,6 +34,18 @@ impl Symmetry {
     }
 
     /// `self ∘ other`: first `other`, then `self`.
+    ///
+    /// ```
+    /// let b = pegsol::geometry::board::Board::from_spec("tri:5").unwrap();
+    /// // A group of order 6: every element to the 6th power is the identity.
+    /// for s in b.symmetries() {
+    ///     let mut x = s.clone();
+    ///     for _ in 1..6 {
+    ///         x = x.compose(s);
+    ///     }
+    ///     assert!(x.is_identity());
+    /// }
+    /// ```
     pub fn compose(&self, other: &Symmetry) -> Symmetry {
         Symmetry {
             map: self.map.compose(other.map),
@@ -142,6 +154,14 @@ impl<K: Bits> Transforms<K> {
     }
 
     /// The smallest image of `x` over all the symmetries: its canonical form.
+    ///
+    /// ```
+    /// use pegsol::geometry::symmetry::Transforms;
+    /// // Three holes in a row: the identity and the reversal.
+    /// let t = Transforms::<u64>::from_perms(&[&[0, 1, 2], &[2, 1, 0]], 3);
+    /// assert_eq!(t.canonical(0b100), 0b001);
+    /// assert_eq!(t.canonical(0b011), 0b011);
+    /// ```
     pub fn canonical(&self, x: K) -> K {
         (0..self.len()).map(|i| self.apply(i, x)).min().unwrap_or(x)
     }
