@@ -39,17 +39,35 @@ pub struct Jump {
 
 impl Jump {
     /// The three holes the jump touches, as a mask.
+    ///
+    /// ```
+    /// use pegsol::geometry::board::{Jump, bit};
+    /// let j = Jump { from: 3, over: 1, to: 0 }; // tri:5: a3 over a2 into a1
+    /// assert_eq!(j.mask(), bit(0) | bit(1) | bit(3));
+    /// ```
     pub fn mask(self) -> Pegs {
         bit(self.from) | bit(self.over) | bit(self.to)
     }
 
     /// Whether the jump is legal in `pegs`.
+    ///
+    /// ```
+    /// use pegsol::geometry::board::{Board, Jump};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let j = Jump { from: 3, over: 1, to: 0 }; // a3 over a2 into a1
+    /// assert!(j.is_legal(b.default_start()));
+    /// assert!(!j.is_legal(b.full())); // a1 is not empty
+    /// ```
     pub fn is_legal(self, pegs: Pegs) -> bool {
         pegs & self.mask() == bit(self.from) | bit(self.over)
     }
 }
 
 /// The bit of hole `i`.
+///
+/// ```
+/// assert_eq!(pegsol::geometry::board::bit(3), 0b1000);
+/// ```
 pub fn bit(i: usize) -> Pegs {
     1u128 << i
 }
@@ -286,6 +304,12 @@ impl Board {
     }
 
     /// The hole at a cell, if any.
+    ///
+    /// ```
+    /// let e = pegsol::geometry::board::Board::from_spec("english").unwrap();
+    /// assert_eq!(e.hole_at((3, 3)), e.hole("d4").ok()); // row 3, column 3 from 0: the centre
+    /// assert_eq!(e.hole_at((0, 0)), None);
+    /// ```
     pub fn hole_at(&self, cell: (i32, i32)) -> Option<usize> {
         self.index.get(&cell).copied()
     }
@@ -301,6 +325,11 @@ impl Board {
     }
 
     /// The mask with every hole holding a peg.
+    ///
+    /// ```
+    /// let e = pegsol::geometry::board::Board::from_spec("english").unwrap();
+    /// assert_eq!(e.full().count_ones(), 33);
+    /// ```
     pub fn full(&self) -> Pegs {
         if self.holes() == 128 {
             u128::MAX
@@ -311,11 +340,25 @@ impl Board {
 
     /// The default start: every hole full except the board's default empty holes
     /// (`a1` on triangles and lines, the centre on english, french and wiegleb).
+    ///
+    /// ```
+    /// use pegsol::geometry::board::Board;
+    /// let e = Board::from_spec("english").unwrap();
+    /// assert_eq!(e.default_start(), e.full() & !pegsol::geometry::board::bit(e.hole("d4").unwrap()));
+    /// let f = Board::from_spec("french").unwrap();
+    /// assert_eq!((f.holes(), f.start_name(f.default_start())), (37, "d4".to_string()));
+    /// ```
     pub fn default_start(&self) -> Pegs {
         self.start_with_empty(&self.default_empty)
     }
 
     /// The position with every hole full except `empty`.
+    ///
+    /// ```
+    /// let b = pegsol::geometry::board::Board::from_spec("tri:5").unwrap();
+    /// assert_eq!(b.start_with_empty(&[0]), b.default_start()); // hole 0 is a1
+    /// assert_eq!(b.start_with_empty(&[0, 1]).count_ones(), 13);
+    /// ```
     pub fn start_with_empty(&self, empty: &[usize]) -> Pegs {
         empty.iter().fold(self.full(), |p, &h| p & !bit(h))
     }
@@ -467,6 +510,11 @@ impl Board {
     }
 
     /// The board with the name of every hole, as `pegsol board` prints it.
+    ///
+    /// ```
+    /// let b = pegsol::geometry::board::Board::from_spec("tri:3").unwrap();
+    /// assert_eq!(b.draw_names(), "    a1\n  a2  b2\na3  b3  c3\n");
+    /// ```
     pub fn draw_names(&self) -> String {
         self.draw(|h| self.hole_name(h))
     }

@@ -39,6 +39,11 @@ impl Lattice {
     }
 
     /// The name used in board files.
+    ///
+    /// ```
+    /// use pegsol::geometry::lattice::Lattice;
+    /// assert_eq!(Lattice::SquareDiagonal.name(), "square-diagonal");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Lattice::Square => "square",
@@ -66,12 +71,26 @@ impl LatticeMap {
     pub const IDENTITY: LatticeMap = LatticeMap([[1, 0], [0, 1]]);
 
     /// Applies the map to a vector.
+    ///
+    /// ```
+    /// use pegsol::geometry::lattice::LatticeMap;
+    /// let quarter = LatticeMap([[0, -1], [1, 0]]);
+    /// assert_eq!(quarter.apply((1, 0)), (0, 1));
+    /// ```
     pub fn apply(self, (r, c): (i32, i32)) -> (i32, i32) {
         let m = self.0;
         (m[0][0] * r + m[0][1] * c, m[1][0] * r + m[1][1] * c)
     }
 
     /// `self ∘ other`: first `other`, then `self`.
+    ///
+    /// ```
+    /// use pegsol::geometry::lattice::LatticeMap;
+    /// let quarter = LatticeMap([[0, -1], [1, 0]]);
+    /// let half = quarter.compose(quarter);
+    /// assert_eq!(half, LatticeMap([[-1, 0], [0, -1]]));
+    /// assert_eq!(half.compose(half), LatticeMap::IDENTITY);
+    /// ```
     pub fn compose(self, other: LatticeMap) -> LatticeMap {
         let (a, b) = (self.0, other.0);
         let mut m = [[0; 2]; 2];
