@@ -60,6 +60,14 @@ pub enum Goal {
 
 impl Goal {
     /// One peg left anywhere on the board.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, games::solve::Goal};
+    /// let e = Board::from_spec("english").unwrap();
+    /// let g = Goal::one_peg_anywhere(&e);
+    /// assert_eq!(g.pegs(), 1);
+    /// assert!(g.is_met(pegsol::geometry::board::bit(e.hole("c1").unwrap())));
+    /// ```
     pub fn one_peg_anywhere(board: &Board) -> Goal {
         Goal::OnePeg(board.full())
     }
@@ -73,6 +81,15 @@ impl Goal {
     }
 
     /// Whether `pos` is a goal position.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::{Board, bit}, games::solve::Goal};
+    /// let e = Board::from_spec("english").unwrap();
+    /// let d4 = bit(e.hole("d4").unwrap());
+    /// assert!(Goal::OnePeg(d4).is_met(d4));
+    /// assert!(!Goal::OnePeg(d4).is_met(bit(e.hole("c1").unwrap())));
+    /// assert!(Goal::Position(e.default_start()).is_met(e.default_start()));
+    /// ```
     pub fn is_met(self, pos: Pegs) -> bool {
         match self {
             Goal::OnePeg(holes) => pos.count_ones() == 1 && pos & holes != 0,
@@ -89,6 +106,15 @@ impl Goal {
 }
 
 /// The symmetries of the board that map the goal onto itself, identity first.
+///
+/// ```
+/// use pegsol::{geometry::board::{Board, bit}, games::solve::{Goal, goal_symmetries}};
+/// let e = Board::from_spec("english").unwrap();
+/// let on = |h| Goal::OnePeg(bit(e.hole(h).unwrap()));
+/// assert_eq!(goal_symmetries(&e, on("d4")).len(), 8); // the centre: the whole group
+/// assert_eq!(goal_symmetries(&e, on("d1")).len(), 2); // a mirror line's end: one reflection
+/// assert_eq!(goal_symmetries(&e, on("c1")).len(), 1);
+/// ```
 pub fn goal_symmetries(board: &Board, goal: Goal) -> Vec<&Symmetry> {
     let m = goal.mask();
     board
@@ -182,6 +208,16 @@ pub struct Search {
 }
 
 /// The goal narrowed by the position classes: `None` when the class rules it out.
+///
+/// ```
+/// use pegsol::{geometry::board::{Board, bit}, games::solve::{Goal, narrow_goal}};
+/// let f = Board::from_spec("french").unwrap();
+/// // published (CSPLib 037): from its centre, french never ends with one peg
+/// assert_eq!(narrow_goal(&f, f.default_start(), Goal::one_peg_anywhere(&f)), None);
+/// let e = Board::from_spec("english").unwrap();
+/// let d4 = bit(e.hole("d4").unwrap());
+/// assert!(narrow_goal(&e, e.default_start(), Goal::OnePeg(d4)).is_some());
+/// ```
 pub fn narrow_goal(board: &Board, start: Pegs, goal: Goal) -> Option<Goal> {
     let classes = Classes::new(board);
     let c = classes.of(start);
@@ -1023,6 +1059,14 @@ pub fn count_sequences(board: &Board, from: Pegs, to: Pegs) -> Result<u128> {
 
 /// [`count_sequences`] with a memory limit: past `max_memory` bytes of memo (about 40 bytes
 /// a position) it stops with [`Error::Memory`].
+///
+/// ```
+/// use pegsol::{geometry::board::Board, games::solve::count_sequences_within};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let a1 = 1 << b.hole("a1").unwrap();
+/// assert_eq!(count_sequences_within(&b, b.default_start(), a1, 1 << 30).unwrap(), 6_816);
+/// assert!(count_sequences_within(&b, b.default_start(), a1, 1000).is_err()); // too little memory
+/// ```
 pub fn count_sequences_within(
     board: &Board,
     from: Pegs,
