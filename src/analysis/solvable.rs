@@ -516,27 +516,30 @@ impl<'a, K: Bits> Solver<'a, K> {
         let mut clean = vec![0usize; SHARDS];
         let mut accs = Vec::with_capacity(SHARDS);
         let bits = self.board.holes();
+        // One unit's children per shard, the buffers kept from batch to batch.
+        let mut outs: Vec<Vec<Vec<K>>> = (0..batch).map(|_| vec![Vec::new(); SHARDS]).collect();
         for units in layer.chunks(batch) {
-            let results: Vec<(Vec<Vec<K>>, A)> = units
+            let results: Vec<A> = units
                 .par_iter()
-                .map(|unit| {
-                    // About 8 children per position on english, spread over the shards.
-                    let guess = unit.len() * 10 / SHARDS + 16;
-                    let mut out: Vec<Vec<K>> =
-                        (0..SHARDS).map(|_| Vec::with_capacity(guess)).collect();
+                .zip(outs.par_iter_mut())
+                .map(|(unit, out)| {
                     let mut acc = A::default();
-                    for &pos in unit {
-                        f(pos, &mut out, &mut acc);
+                    for t in out.iter_mut() {
+                        t.clear();
                     }
-                    (out, acc)
+                    for &pos in unit {
+                        f(pos, out, &mut acc);
+                    }
+                    acc
                 })
                 .collect();
+            let outs = &outs[..units.len()];
             next.par_iter_mut()
                 .zip(clean.par_iter_mut())
                 .enumerate()
                 .for_each(|(i, (table, clean))| {
-                    table.reserve(results.iter().map(|(out, _)| out[i].len()).sum());
-                    for (out, _) in &results {
+                    table.reserve(outs.iter().map(|out| out[i].len()).sum());
+                    for out in outs {
                         table.extend_from_slice(&out[i]);
                     }
                     // Deduplicate once the duplicates could bloat the memory.
@@ -545,8 +548,9 @@ impl<'a, K: Bits> Solver<'a, K> {
                         *clean = table.len();
                     }
                 });
-            accs.extend(results.into_iter().map(|(_, acc)| acc));
+            accs.extend(results);
         }
+        drop(outs);
         next.par_iter_mut().for_each(|t| {
             radix_sort_dedup(t, bits);
             t.shrink_to_fit();
@@ -805,13 +809,27 @@ impl<'a, K: Bits> Solver<'a, K> {
         backward: bool,
         prune: Option<&Pruner>,
     ) -> (Shards<K>, u64) {
+        self.expand_within(layer, backward, prune, None)
+    }
+
+    /// [`Solver::expand`], keeping only the children that `within` may hold (all of those
+    /// that it holds, and a few more).
+    fn expand_within(
+        &self,
+        layer: &Shards<K>,
+        backward: bool,
+        prune: Option<&Pruner>,
+        within: Option<&KeyFilter>,
+    ) -> (Shards<K>, u64) {
         let h = self.moves.subgroup_order();
         let chunks = self.board.holes().div_ceil(8);
         let (next, cut) = self.step(layer, |pos, out, cut: &mut u64| {
             let img = self.moves.images(pos, h);
             let mut push = |j| {
                 let c = self.moves.canonical_child(&img, j);
-                out[c.shard(SHARDS)].push(c);
+                if within.is_none_or(|f| f.may_hold(c)) {
+                    out[c.shard(SHARDS)].push(c);
+                }
             };
             match prune {
                 None if backward => {
@@ -1139,8 +1157,21 @@ impl<'a, K: Bits> Solver<'a, K> {
         let d = tail.len();
         let clock = std::time::Instant::now();
         let mut held = 0u64;
+        // The middle layer's solvable positions are those whose complements layer
+        // `last - m` holds: its children are first sifted by a filter of those complements
+        // (no false negatives), so that few more than the solvable ones are sorted.
+        let mut mirror = None;
         while fwd.len() - 1 < m {
-            let (next, cut) = self.expand(fwd.last().expect("a layer"), false, prune);
+            let filter = if fwd.len() == m && last - m < m {
+                let c = self.complements(&fwd[last - m]);
+                let f = KeyFilter::new(c.iter().flatten().copied());
+                mirror = Some(c);
+                Some(f)
+            } else {
+                None
+            };
+            let (next, cut) =
+                self.expand_within(fwd.last().expect("a layer"), false, prune, filter.as_ref());
             if trace() {
                 eprintln!(
                     "meet: forward layer {} holds {} positions, {cut} children cut ({:.2} s)",
@@ -1158,7 +1189,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             fwd.push(next);
             bar.inc(1);
         }
-        let mirror = self.complements(&fwd[last - m]);
+        let mirror = mirror.unwrap_or_else(|| self.complements(&fwd[last - m]));
         let middle = intersect(fwd.pop().expect("the middle layer"), &mirror);
         drop(mirror);
         if trace() {
@@ -1172,7 +1203,20 @@ impl<'a, K: Bits> Solver<'a, K> {
             drop(fwd);
             return Ok(Meet::None(self.depth(opts)?));
         }
-        let mut solvable = self.back_to_start(middle, m, last, &mut fwd, bar);
+        // Layer `last - m`, just before the middle when a game has an odd number of jumps,
+        // is the complements of the middle (between `d` and `last - d`, a solvable layer
+        // `j` is the complements of solvable layer `last - j`): no search for the middle's
+        // parents in the forward side's largest layer.
+        let mut solvable = if m >= 1 && last - m == m - 1 && last - m >= d {
+            let below = self.complements(&middle);
+            drop(fwd.pop());
+            bar.inc(1);
+            let mut s = self.back_to_start(below, m - 1, last, &mut fwd, bar);
+            s[m] = middle;
+            s
+        } else {
+            self.back_to_start(middle, m, last, &mut fwd, bar)
+        };
         if d == 0 {
             solvable.truncate(m + 1);
         } else {
@@ -1928,6 +1972,43 @@ fn intersect<K: Bits>(a: Shards<K>, b: &Shards<K>) -> Shards<K> {
         .collect()
 }
 
+/// A set of keys as one bit per hash ([`KeyFilter::may_hold`]: every key added, and about
+/// one other key in 16): a cheap first test of membership, before a sorted intersection.
+struct KeyFilter {
+    bits: Vec<u64>,
+    shift: u32,
+}
+
+impl KeyFilter {
+    fn new<K: Bits>(keys: impl Iterator<Item = K> + Clone) -> Self {
+        let n = keys.clone().count();
+        // 16 bits per key, at least one word.
+        let size = (16 * n).next_power_of_two().max(64);
+        let mut f = KeyFilter {
+            bits: vec![0; size / 64],
+            shift: 64 - size.trailing_zeros(),
+        };
+        for k in keys {
+            let i = f.index(k);
+            f.bits[i / 64] |= 1 << (i % 64);
+        }
+        f
+    }
+
+    #[inline]
+    fn index<K: Bits>(&self, key: K) -> usize {
+        // Another multiplier than the shard hash's and the win table's.
+        (key.fold64().wrapping_mul(0xA076_1D64_78BD_642F) >> self.shift) as usize
+    }
+
+    /// Whether `key` may have been added: always when it was.
+    #[inline]
+    fn may_hold<K: Bits>(&self, key: K) -> bool {
+        let i = self.index(key);
+        self.bits[i / 64] >> (i % 64) & 1 == 1
+    }
+}
+
 /// Nonzero keys and their `W`: open addressing with linear probing, at most half full,
 /// zero marking an empty slot (no position without pegs is stored). A value is kept as two
 /// `u64` halves beside its key, so that an entry is 24 bytes with 64-bit keys and a probe,
@@ -2067,25 +2148,31 @@ fn radix_sort_dedup<K: Bits>(v: &mut Vec<K>, bits: usize) {
     *v = src;
 }
 
-/// Lanes of [`Pruner`]: one cut per lane, eight lanes to a block.
-const LANE: usize = 8;
+/// Lanes of [`Pruner`]: one cut per lane, sixteen lanes to a block (256 bits).
+const LANE: usize = 16;
 /// At most this many blocks of cuts per side.
-const MAX_BLOCKS: usize = 8;
+const MAX_BLOCKS: usize = 4;
+/// A lane: `i16` does the work of `i32` in half the instructions. Cuts whose weights do
+/// not fit are left out ([`Pruner::new`]); a cut is only ever a shortcut.
+type Lane = i16;
+/// A cut fits when the sum of its weights' sizes and its threshold's are below this: no
+/// slack, before or after a jump, then leaves the `i16` range.
+const LANE_LIMIT: i64 = 1 << 13;
 
 /// Cuts ([`crate::geometry::pagoda::Cut`]) applied to the children of a sweep, each cut in
-/// one `i32` lane: a parent's slack (weight minus threshold, per cut) from byte tables, a
+/// one [`Lane`]: a parent's slack (weight minus threshold, per cut) from byte tables, a
 /// child's from the parent's plus the jump's change of weight. A child with a negative
 /// slack in some lane is ruled out.
 struct Pruner {
     blocks: usize,
     /// Per byte of a position, per byte value, per block: the weight of those pegs.
-    tables: Vec<[i32; LANE]>,
+    tables: Vec<[Lane; LANE]>,
     /// Per block: minus the thresholds (a large number in the unused lanes).
-    base: Vec<[i32; LANE]>,
+    base: Vec<[Lane; LANE]>,
     /// Per jump, per block: the change of weight when the jump is made...
-    forward: Vec<[i32; LANE]>,
+    forward: Vec<[Lane; LANE]>,
     /// ... and when it is undone.
-    backward: Vec<[i32; LANE]>,
+    backward: Vec<[Lane; LANE]>,
 }
 
 impl Pruner {
@@ -2094,9 +2181,12 @@ impl Pruner {
     fn new(board: &Board, cuts: &[crate::geometry::pagoda::Cut]) -> Option<Pruner> {
         let fits = |c: &&crate::geometry::pagoda::Cut| {
             let total: i64 = c.weights.iter().map(|w| w.abs()).sum();
-            total < 1 << 28 && c.threshold.abs() < 1 << 28
+            total < LANE_LIMIT && c.threshold.abs() < LANE_LIMIT
         };
         let cuts: Vec<_> = cuts.iter().filter(fits).take(MAX_BLOCKS * LANE).collect();
+        if trace() {
+            eprintln!("meet: {} cuts fit the pruner's lanes", cuts.len());
+        }
         if cuts.is_empty() {
             return None;
         }
@@ -2105,26 +2195,26 @@ impl Pruner {
         let mut p = Pruner {
             blocks,
             tables: vec![[0; LANE]; chunks * 256 * blocks],
-            base: vec![[1 << 29; LANE]; blocks],
+            base: vec![[2 * LANE_LIMIT as Lane; LANE]; blocks],
             forward: vec![[0; LANE]; board.jumps().len() * blocks],
             backward: vec![[0; LANE]; board.jumps().len() * blocks],
         };
         for (k, c) in cuts.iter().enumerate() {
             let (b, l) = (k / LANE, k % LANE);
-            p.base[b][l] = -c.threshold as i32;
+            p.base[b][l] = -c.threshold as Lane;
             for chunk in 0..chunks {
                 for v in 0..256 {
                     let w: i64 = (0..8)
                         .filter(|&i| v >> i & 1 == 1 && 8 * chunk + i < board.holes())
                         .map(|i| c.weights[8 * chunk + i])
                         .sum();
-                    p.tables[(chunk * 256 + v) * blocks + b][l] = w as i32;
+                    p.tables[(chunk * 256 + v) * blocks + b][l] = w as Lane;
                 }
             }
             for (j, jump) in board.jumps().iter().enumerate() {
                 let d = c.weights[jump.to] - c.weights[jump.from] - c.weights[jump.over];
-                p.forward[j * blocks + b][l] = d as i32;
-                p.backward[j * blocks + b][l] = -d as i32;
+                p.forward[j * blocks + b][l] = d as Lane;
+                p.backward[j * blocks + b][l] = -d as Lane;
             }
         }
         Some(p)
@@ -2132,7 +2222,7 @@ impl Pruner {
 
     /// The slack of `pos` in each lane.
     #[inline]
-    fn slack<K: Bits>(&self, pos: K, chunks: usize) -> [[i32; LANE]; MAX_BLOCKS] {
+    fn slack<K: Bits>(&self, pos: K, chunks: usize) -> [[Lane; LANE]; MAX_BLOCKS] {
         let mut s = [[0; LANE]; MAX_BLOCKS];
         s[..self.blocks].copy_from_slice(&self.base);
         for chunk in 0..chunks {
@@ -2149,7 +2239,7 @@ impl Pruner {
     /// Whether the child by jump `j` (undone, with `unjump`) of a position of slack `s`
     /// escapes every cut.
     #[inline]
-    fn keeps(&self, s: &[[i32; LANE]; MAX_BLOCKS], j: usize, unjump: bool) -> bool {
+    fn keeps(&self, s: &[[Lane; LANE]; MAX_BLOCKS], j: usize, unjump: bool) -> bool {
         let d = if unjump {
             &self.backward
         } else {
