@@ -8,7 +8,7 @@
 # Usage: scripts/reproduce.sh [--threads N] [--keep DIR] [--full]
 #   --keep DIR  regenerate into DIR (created; kept afterwards, e.g. to read its runs.csv
 #               timings) instead of a temporary directory
-#   --full      also recount tri:8's committed classes (a1, a2, a3, a4, b3, c5, d7; on disk within 12 to 18 GiB,
+#   --full      also recount tri:8's committed classes (a1, a2, a3, a4, b3, b4, c5, d7; on disk within 12 to 18 GiB,
 #               one sweep a class) and french, every start
 #               (within 16 GiB): hours on 2 cores; each resumes from ./pegsol-work when
 #               interrupted. Without it the tri:8 and french rows are carried over from
@@ -53,7 +53,7 @@ fi
   > /dev/null || exit 2
 if [[ -n "$full" ]]; then
   # One sweep a class, each within the budget it was made with (results/README.md).
-  for class in a1:12G a2:18G a3:18G a4:18G b3:16G c5:16G d7:16G; do
+  for class in a1:12G a2:18G a3:18G a4:18G b3:16G b4:18G c5:16G d7:16G; do
     "$bin" table --board tri:8 --starts "${class%:*}" --max-memory "${class#*:}" --csv "$tmp" \
       --threads "$threads" --quiet > /dev/null || exit 2
   done
