@@ -2255,3 +2255,92 @@ impl Pruner {
         sign >= 0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::pagoda::Cut;
+
+    /// A fixed sequence of 64-bit keys (splitmix64).
+    fn keys(seed: u64, n: usize) -> Vec<u64> {
+        let mut x = seed;
+        (0..n)
+            .map(|_| {
+                x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = x;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                (z ^ (z >> 31)) | 1
+            })
+            .collect()
+    }
+
+    #[test]
+    fn key_filter_holds_every_key_and_few_others() {
+        let held = keys(1, 10_000);
+        let f = KeyFilter::new(held.iter().copied());
+        assert!(held.iter().all(|&k| f.may_hold(k)));
+        let others = keys(2, 100_000);
+        let false_positives = others.iter().filter(|&&k| f.may_hold(k)).count();
+        // 10,000 bits set of 262,144: about 3.8% of other keys pass.
+        assert!(false_positives < 6_000, "{false_positives} false positives");
+        assert!(false_positives > 1_000, "{false_positives} false positives");
+    }
+
+    /// Every child (and parent) of every position of tri:5, through `Pruner`'s `i16` lanes,
+    /// against the weights summed plainly: a cut in each lane of two blocks, one of them
+    /// with large weights (near the limit) that must not wrap.
+    #[test]
+    fn pruner_lanes_match_plain_weights() {
+        let b = Board::from_spec("tri:5").unwrap();
+        let n = b.holes();
+        let cuts: Vec<Cut> = (0..LANE + 3)
+            .map(|k| {
+                let big = if k == 0 { 200 } else { 1 };
+                Cut {
+                    weights: (0..n)
+                        .map(|h| big * (((h * 7 + k * 3) % 9) as i64 - 4))
+                        .collect(),
+                    threshold: (k as i64 % 5) - 2,
+                }
+            })
+            .collect();
+        let total: i64 = cuts[0].weights.iter().map(|w| w.abs()).sum();
+        assert!(total > 1_000 && total < LANE_LIMIT);
+        let p = Pruner::new(&b, &cuts).expect("the cuts fit");
+        assert_eq!(p.blocks, 2);
+        let weight = |c: &Cut, pos: u64| -> i64 {
+            (0..n)
+                .filter(|&h| pos >> h & 1 == 1)
+                .map(|h| c.weights[h])
+                .sum()
+        };
+        let chunks = n.div_ceil(8);
+        for pos in 0..1u64 << n {
+            let s = p.slack(pos, chunks);
+            for (j, jump) in b.jumps().iter().enumerate() {
+                let (f, o, t) = (1u64 << jump.from, 1u64 << jump.over, 1u64 << jump.to);
+                if pos & f != 0 && pos & o != 0 && pos & t == 0 {
+                    let child = pos ^ f ^ o ^ t;
+                    let plain = cuts.iter().all(|c| weight(c, child) >= c.threshold);
+                    assert_eq!(p.keeps(&s, j, false), plain, "{pos:b} jump {j}");
+                }
+                if pos & f == 0 && pos & o == 0 && pos & t != 0 {
+                    let parent = pos ^ f ^ o ^ t;
+                    let plain = cuts.iter().all(|c| weight(c, parent) >= c.threshold);
+                    assert_eq!(p.keeps(&s, j, true), plain, "{pos:b} un-jump {j}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cuts_too_heavy_for_the_lanes_are_left_out() {
+        let b = Board::from_spec("tri:5").unwrap();
+        let heavy = Cut {
+            weights: vec![1_000; b.holes()],
+            threshold: 0,
+        };
+        assert!(Pruner::new(&b, &[heavy]).is_none());
+    }
+}
