@@ -1972,8 +1972,9 @@ fn intersect<K: Bits>(a: Shards<K>, b: &Shards<K>) -> Shards<K> {
         .collect()
 }
 
-/// A set of keys as one bit per hash ([`KeyFilter::may_hold`]: every key added, and about
-/// one other key in 16): a cheap first test of membership, before a sorted intersection.
+/// A set of keys as one bit per hash ([`KeyFilter::may_hold`]: every key added, and at
+/// most about one other key in 16): a cheap first test of membership, before a sorted
+/// intersection.
 struct KeyFilter {
     bits: Vec<u64>,
     shift: u32,
@@ -2155,8 +2156,8 @@ const MAX_BLOCKS: usize = 4;
 /// A lane: `i16` does the work of `i32` in half the instructions. Cuts whose weights do
 /// not fit are left out ([`Pruner::new`]); a cut is only ever a shortcut.
 type Lane = i16;
-/// A cut fits when the sum of its weights' sizes and its threshold's are below this: no
-/// slack, before or after a jump, then leaves the `i16` range.
+/// A cut fits when the sum of its weights' sizes is below this, and so is its threshold's
+/// size: a slack, before or after a jump, then stays below 3 times this, inside `i16`.
 const LANE_LIMIT: i64 = 1 << 13;
 
 /// Cuts ([`crate::geometry::pagoda::Cut`]) applied to the children of a sweep, each cut in
