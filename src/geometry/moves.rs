@@ -282,6 +282,37 @@ impl<K: Bits> MoveTable<K> {
         (canon, by)
     }
 
+    /// The largest image under the subgroup of `pos ^ mask(j)`, given `img` as for
+    /// [`MoveTable::canonical_child`]. Complementing reverses the order of positions and
+    /// commutes with the symmetries, so the complement (within the board) of this image
+    /// is the canonical form of the child's complement, with no images of its own.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let b = Board::from_spec("english").unwrap();
+    /// let full = b.full() as u64;
+    /// let t = MoveTable::<u64>::new(&b, |_| true);
+    /// let start = b.default_start() as u64;
+    /// let img = t.images(start, t.subgroup_order());
+    /// t.each_jump(start, |j| {
+    ///     let child = start ^ t.mask(j);
+    ///     let canon = t.transforms().canonical(full ^ child);
+    ///     assert_eq!(full ^ t.largest_child(&img, j), canon);
+    /// });
+    /// ```
+    #[inline]
+    pub fn largest_child(&self, img: &[K; MAX_GROUP], j: usize) -> K {
+        let images = &self.jump_images[j * self.h..(j + 1) * self.h];
+        let mut most = img[0] ^ images[0];
+        for i in 1..self.h {
+            let x = img[i] ^ images[i];
+            if x > most {
+                most = x;
+            }
+        }
+        most
+    }
+
     /// Calls `f(j)` for every legal jump `j` of `pos` (from and over full, to empty), in no
     /// particular order; returns whether there was one.
     #[inline]
