@@ -556,7 +556,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                     }
                     // Deduplicate once the duplicates could bloat the memory.
                     if table.len() > 4 * *clean + 65536 {
-                        distinct(table, bits, &mut Vec::new());
+                        radix_sort_dedup(table, bits);
                         *clean = table.len();
                     }
                 });
