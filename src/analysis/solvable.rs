@@ -565,11 +565,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         drop(outs);
         // One hash table per task, reused: a fresh one per shard cost page faults.
         next.par_iter_mut().for_each_init(Vec::new, |slots, t| {
-            // Large shards are only sorted ([`distinct`] would sort them as well).
-            if t.len() <= DISTINCT_MAX {
-                distinct(t, bits, slots);
-            }
-            radix_sort_dedup(t, bits);
+            distinct(t, bits, slots);
             t.shrink_to_fit();
         });
         (next, accs)
@@ -2020,24 +2016,22 @@ fn intersect<K: Bits>(a: Shards<K>, b: &Shards<K>) -> Shards<K> {
 /// more than twice as long as sorting them.)
 const DISTINCT_MAX: usize = 1 << 16;
 
-/// Removes the repeats of `v` (keys below `2^bits`), in no particular order, with a hash
-/// table in `slots` (reused from call to call; linear probing, at most half full; zero,
-/// the empty board, is handled aside). A short `v` is sorted instead, and one longer than
-/// [`DISTINCT_MAX`] radix-sorted. A shard of a layer being built repeats its keys:
-/// english's layer 15 is reached by 7.2 million kept jumps from layer 14 for 1.24 million
-/// positions. The table of one shard stays within the caches, so a repeat costs one
-/// probe, where sorting it costs three passes; only the distinct keys are then sorted.
+/// Sorts `v` (keys below `2^bits`) and removes its repeats. Between 256 and
+/// [`DISTINCT_MAX`] keys, the repeats go first through a hash table in `slots` (reused
+/// from call to call; linear probing, at most half full; zero, the empty board, is handled
+/// aside), so that only the distinct keys are radix-sorted. A shard of a layer being built
+/// repeats its keys: english's layer 15 is reached by 7.2 million kept jumps from layer 14
+/// for 1.24 million positions. The table of one shard stays within the caches, so a repeat
+/// costs one probe, where sorting it costs three passes.
 fn distinct<K: Bits>(v: &mut Vec<K>, bits: usize, slots: &mut Vec<K>) {
-    if v.len() < 256 {
-        v.sort_unstable();
-        v.dedup();
-        return;
+    if (256..=DISTINCT_MAX).contains(&v.len()) {
+        drop_repeats(v, slots);
     }
-    if v.len() > DISTINCT_MAX {
-        // The table would not stay within the caches: sorting streams instead.
-        radix_sort_dedup(v, bits);
-        return;
-    }
+    radix_sort_dedup(v, bits);
+}
+
+/// The hash table of [`distinct`]: keeps the first of each key, in place.
+fn drop_repeats<K: Bits>(v: &mut Vec<K>, slots: &mut Vec<K>) {
     let size = (2 * v.len()).next_power_of_two();
     let shift = 64 - size.trailing_zeros();
     let mask = size - 1;
