@@ -705,11 +705,12 @@ impl<'a, K: Bits> Solver<'a, K> {
                 .zip(sums[j - 1].par_iter())
                 .map(|(keys, w)| WinTable::new(keys, w))
                 .collect();
+            let filter = KeyFilter::new(layers[j - 1].iter().flatten().copied());
             let layer = layers[j]
                 .par_iter()
                 .map(|unit| {
                     let mut sum = vec![0u128; unit.len()];
-                    probe(unit, &before, &next, |i, _, x| {
+                    probe(unit, &before, &filter, &next, |i, _, x| {
                         sum[i] = add(sum[i], x)?;
                         Ok(())
                     })?;
@@ -815,7 +816,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     }
 
     /// The canonical children (`backward`: parents, by un-jumps) of a layer, and how many
-    /// children `prune` ruled out (each before it is put in canonical form).
+    /// children `prune` ruled out.
     fn expand(
         &self,
         layer: &Shards<K>,
@@ -824,37 +825,34 @@ impl<'a, K: Bits> Solver<'a, K> {
     ) -> (Shards<K>, u64) {
         let h = self.moves.subgroup_order();
         let chunks = self.board.holes().div_ceil(8);
-        let (next, cut) = self.step(layer, |pos, out, cut: &mut u64| {
+        let jumps = self.board.jumps().len();
+        let (next, accs) = self.step(layer, |pos, out, acc: &mut (u64, Vec<K>)| {
             let img = self.moves.images(pos, h);
-            let mut push = |j| {
-                let c = self.moves.canonical_child(&img, j);
-                out[c.shard(SHARDS)].push(c);
+            let Some(p) = prune else {
+                self.moves.each_move(pos, backward, |j| {
+                    let c = self.moves.canonical_child(&img, j);
+                    out[c.shard(SHARDS)].push(c);
+                });
+                return;
             };
-            match prune {
-                None if backward => {
-                    self.moves.each_unjump(pos, &mut push);
-                }
-                None => {
-                    self.moves.each_jump(pos, &mut push);
-                }
-                Some(p) => {
-                    let slack = p.slack(pos, chunks);
-                    let mut keep = |j| {
-                        if p.keeps(&slack, j, backward) {
-                            push(j)
-                        } else {
-                            *cut += 1
-                        }
-                    };
-                    if backward {
-                        self.moves.each_unjump(pos, &mut keep);
-                    } else {
-                        self.moves.each_jump(pos, &mut keep);
-                    }
-                }
+            // Every child is written to `kids`, and only those kept are counted: no branch
+            // on the cuts' answer ([`Pruner::keeps`]). A jump is legal from a position at
+            // most once, so `kids` never holds more than the board's jumps.
+            let (cut, kids) = acc;
+            kids.resize(jumps, K::zero());
+            let slack = p.slack(pos, chunks);
+            let (mut n, mut kept) = (0, 0);
+            self.moves.each_move(pos, backward, |j| {
+                kids[kept] = self.moves.canonical_child(&img, j);
+                kept += usize::from(p.keeps(&slack, j, backward));
+                n += 1;
+            });
+            for &c in &kids[..kept] {
+                out[c.shard(SHARDS)].push(c);
             }
+            *cut += (n - kept) as u64;
         });
-        (next, cut.iter().sum())
+        (next, accs.iter().map(|a| a.0).sum())
     }
 
     /// The cuts ahead and behind ([`Solver::cuts`]), once [`Solver::meet`] found them.
@@ -1395,6 +1393,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                     WinTable::new(keys, &at)
                 })
                 .collect();
+            let filter = KeyFilter::new(half[j - 1].iter().flatten().copied());
             let prev = &f;
             let next: Vec<Vec<u128>> = half[j]
                 .par_iter()
@@ -1404,6 +1403,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                     probe(
                         unit,
                         &above,
+                        &filter,
                         |pos, keys| self.parents(pos, keys),
                         |i, c, at| {
                             let from = &prev[c.shard(SHARDS)][at as usize * lanes..][..lanes];
@@ -2169,25 +2169,43 @@ impl<K: Bits> WinTable<K> {
 /// For each position `unit[i]`, looks up in `tables` (one per shard) the keys that
 /// `keys(pos, out)` pushes (its canonical children or parents), and calls
 /// `found(i, key, value)` for each key held. The keys of a block of positions are listed
-/// first, then each slot is fetched [`PROBE_AHEAD`] keys before it is probed: the tables of
-/// english's middle layers are larger than the caches, and probes that waited for their
-/// line one at a time were most of the time of the `W` and `N` passes.
+/// first and sifted through `filter` (a [`KeyFilter`] of every key of `tables`), each
+/// filter word asked for before it is tested; then the table slot of each key kept is
+/// fetched [`PROBE_AHEAD`] keys before it is probed. The tables of english's middle layers
+/// are larger than the caches, and probes that waited for their line one at a time were
+/// most of the time of the `W` and `N` passes; about half the keys are not in the table
+/// (english d4's `N` pass: 4.9 million of 10.4 million parents), and the filter, a
+/// twelfth of the table's size, turns most of those away from the caches.
 fn probe<K: Bits>(
     unit: &[K],
     tables: &[WinTable<K>],
+    filter: &KeyFilter,
     mut keys: impl FnMut(K, &mut Vec<K>),
     mut found: impl FnMut(usize, K, u128) -> Result<()>,
 ) -> Result<()> {
-    const BLOCK: usize = 64;
+    const BLOCK: usize = 32;
     let mut buf: Vec<K> = Vec::with_capacity(BLOCK * 16);
     let mut owner: Vec<u32> = Vec::with_capacity(BLOCK * 16);
     for (b, block) in unit.chunks(BLOCK).enumerate() {
         buf.clear();
         owner.clear();
         for (i, &pos) in block.iter().enumerate() {
+            let from = buf.len();
             keys(pos, &mut buf);
+            for &k in &buf[from..] {
+                filter.prefetch(k);
+            }
             owner.resize(buf.len(), (b * BLOCK + i) as u32);
         }
+        // Keep the keys that the filter may hold, in place.
+        let mut kept = 0;
+        for n in 0..buf.len() {
+            let (k, i) = (buf[n], owner[n]);
+            buf[kept] = k;
+            owner[kept] = i;
+            kept += usize::from(filter.may_hold(k));
+        }
+        buf.truncate(kept);
         for &k in buf.iter().take(PROBE_AHEAD) {
             tables[k.shard(SHARDS)].prefetch(k);
         }
@@ -2266,16 +2284,21 @@ const LANE_LIMIT: i64 = 1 << 13;
 /// child's from the parent's plus the jump's change of weight. A child with a negative
 /// slack in some lane is ruled out.
 struct Pruner {
+    /// Blocks holding cuts; the others, up to [`MAX_BLOCKS`], never cut (their lanes
+    /// carry a large slack and no weights), so that every test runs the same fixed lanes.
     blocks: usize,
-    /// Per byte of a position, per byte value, per block: the weight of those pegs.
-    tables: Vec<[Lane; LANE]>,
-    /// Per block: minus the thresholds (a large number in the unused lanes).
-    base: Vec<[Lane; LANE]>,
-    /// Per jump, per block: the change of weight when the jump is made...
-    forward: Vec<[Lane; LANE]>,
+    /// Per byte of a position, per byte value: the weight of those pegs.
+    tables: Vec<Slack>,
+    /// Minus the thresholds (a large number in the unused lanes).
+    base: Slack,
+    /// Per jump: the change of weight when the jump is made...
+    forward: Vec<Slack>,
     /// ... and when it is undone.
-    backward: Vec<[Lane; LANE]>,
+    backward: Vec<Slack>,
 }
+
+/// One lane per cut: [`MAX_BLOCKS`] blocks of [`LANE`] lanes.
+type Slack = [[Lane; LANE]; MAX_BLOCKS];
 
 impl Pruner {
     /// The pruner of `cuts` (at most [`MAX_BLOCKS`] * [`LANE`] of them are used); `None`
@@ -2286,20 +2309,16 @@ impl Pruner {
             total < LANE_LIMIT && c.threshold.abs() < LANE_LIMIT
         };
         let cuts: Vec<_> = cuts.iter().filter(fits).take(MAX_BLOCKS * LANE).collect();
-        if trace() {
-            eprintln!("meet: {} cuts fit the pruner's lanes", cuts.len());
-        }
         if cuts.is_empty() {
             return None;
         }
-        let blocks = cuts.len().div_ceil(LANE);
         let chunks = board.holes().div_ceil(8);
         let mut p = Pruner {
-            blocks,
-            tables: vec![[0; LANE]; chunks * 256 * blocks],
-            base: vec![[2 * LANE_LIMIT as Lane; LANE]; blocks],
-            forward: vec![[0; LANE]; board.jumps().len() * blocks],
-            backward: vec![[0; LANE]; board.jumps().len() * blocks],
+            blocks: cuts.len().div_ceil(LANE),
+            tables: vec![[[0; LANE]; MAX_BLOCKS]; chunks * 256],
+            base: [[2 * LANE_LIMIT as Lane; LANE]; MAX_BLOCKS],
+            forward: vec![[[0; LANE]; MAX_BLOCKS]; board.jumps().len()],
+            backward: vec![[[0; LANE]; MAX_BLOCKS]; board.jumps().len()],
         };
         for (k, c) in cuts.iter().enumerate() {
             let (b, l) = (k / LANE, k % LANE);
@@ -2310,28 +2329,34 @@ impl Pruner {
                         .filter(|&i| v >> i & 1 == 1 && 8 * chunk + i < board.holes())
                         .map(|i| c.weights[8 * chunk + i])
                         .sum();
-                    p.tables[(chunk * 256 + v) * blocks + b][l] = w as Lane;
+                    p.tables[chunk * 256 + v][b][l] = w as Lane;
                 }
             }
             for (j, jump) in board.jumps().iter().enumerate() {
                 let d = c.weights[jump.to] - c.weights[jump.from] - c.weights[jump.over];
-                p.forward[j * blocks + b][l] = d as Lane;
-                p.backward[j * blocks + b][l] = -d as Lane;
+                p.forward[j][b][l] = d as Lane;
+                p.backward[j][b][l] = -d as Lane;
             }
+        }
+        if trace() {
+            eprintln!(
+                "meet: {} cuts fit the pruner's lanes, in {} of {MAX_BLOCKS} blocks",
+                cuts.len(),
+                p.blocks
+            );
         }
         Some(p)
     }
 
     /// The slack of `pos` in each lane.
     #[inline]
-    fn slack<K: Bits>(&self, pos: K, chunks: usize) -> [[Lane; LANE]; MAX_BLOCKS] {
-        let mut s = [[0; LANE]; MAX_BLOCKS];
-        s[..self.blocks].copy_from_slice(&self.base);
+    fn slack<K: Bits>(&self, pos: K, chunks: usize) -> Slack {
+        let mut s = self.base;
         for chunk in 0..chunks {
-            let at = (chunk * 256 + pos.byte(chunk)) * self.blocks;
-            for (x, t) in s[..self.blocks].iter_mut().zip(&self.tables[at..]) {
+            let t = &self.tables[chunk * 256 + pos.byte(chunk)];
+            for (x, y) in s.iter_mut().zip(t) {
                 for i in 0..LANE {
-                    x[i] += t[i];
+                    x[i] += y[i];
                 }
             }
         }
@@ -2339,22 +2364,24 @@ impl Pruner {
     }
 
     /// Whether the child by jump `j` (undone, with `unjump`) of a position of slack `s`
-    /// escapes every cut.
+    /// escapes every cut. The same fixed lanes every time and no branch: the compiler
+    /// vectorises it, and the callers use the answer without branching on it (a child is
+    /// cut about one time in four, at random: english d4's layer 15 took 0.164 s with a
+    /// branch, 0.131 s without, docs/experiments.md).
     #[inline]
-    fn keeps(&self, s: &[[Lane; LANE]; MAX_BLOCKS], j: usize, unjump: bool) -> bool {
+    fn keeps(&self, s: &Slack, j: usize, unjump: bool) -> bool {
         let d = if unjump {
-            &self.backward
+            &self.backward[j]
         } else {
-            &self.forward
+            &self.forward[j]
         };
-        let d = &d[j * self.blocks..(j + 1) * self.blocks];
-        let mut sign = 0;
-        for (x, y) in s[..self.blocks].iter().zip(d) {
+        let mut sign = [0 as Lane; LANE];
+        for (x, y) in s.iter().zip(d) {
             for i in 0..LANE {
-                sign |= x[i] + y[i];
+                sign[i] |= x[i].wrapping_add(y[i]);
             }
         }
-        sign >= 0
+        sign.iter().fold(0, |a, &b| a | b) >= 0
     }
 }
 

@@ -320,6 +320,27 @@ impl<K: Bits> MoveTable<K> {
         self.lines.each(pos, |from, over, to| from & over & !to, f)
     }
 
+    /// [`MoveTable::each_unjump`] with `backward`, else [`MoveTable::each_jump`].
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let t = MoveTable::<u64>::new(&b, |_| true);
+    /// let (mut ahead, mut behind) = (0, 0);
+    /// // The start of tri:5 without a1 has two jumps; one peg in a1, two un-jumps.
+    /// t.each_move(b.default_start() as u64, false, |_| ahead += 1);
+    /// t.each_move(1, true, |_| behind += 1);
+    /// assert_eq!((ahead, behind), (2, 2));
+    /// ```
+    #[inline]
+    pub fn each_move(&self, pos: K, backward: bool, f: impl FnMut(usize)) -> bool {
+        if backward {
+            self.each_unjump(pos, f)
+        } else {
+            self.each_jump(pos, f)
+        }
+    }
+
     /// Calls `f(j)` for every jump `j` that could have led to `pos` (its legal un-jumps:
     /// `to` full, `from` and `over` empty), in no particular order; returns whether there
     /// was one.
