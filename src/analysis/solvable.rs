@@ -1294,16 +1294,20 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// neighbouring layer does not hold it, and one probe for it costs less than testing
     /// every neighbour against the cuts (english d4's `N` pass: 0.14 s against 0.18 s).
     fn children(&self, pos: K, out: &mut Vec<K>) {
-        let img = self.moves.images(pos, self.moves.subgroup_order());
-        self.moves
-            .each_jump(pos, |j| out.push(self.moves.canonical_child(&img, j)));
+        self.neighbours(pos, false, out);
     }
 
     /// Pushes the canonical parents of `pos` (un-jumps), as [`Solver::children`].
     fn parents(&self, pos: K, out: &mut Vec<K>) {
+        self.neighbours(pos, true, out);
+    }
+
+    /// [`Solver::parents`] (`backward`) or [`Solver::children`].
+    fn neighbours(&self, pos: K, backward: bool, out: &mut Vec<K>) {
         let img = self.moves.images(pos, self.moves.subgroup_order());
-        self.moves
-            .each_unjump(pos, |j| out.push(self.moves.canonical_child(&img, j)));
+        self.moves.each_move(pos, backward, |j| {
+            out.push(self.moves.canonical_child(&img, j))
+        });
     }
 
     /// `N` of every position of `layers` (solvable layers `0..`, in the start's orbit
