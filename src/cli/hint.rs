@@ -31,6 +31,7 @@ pub(super) struct HintArgs {
 
 /// Runs the command.
 pub(super) fn run(args: HintArgs) -> Result<i32> {
+    crate::memory::keep_freed_heap();
     let board = Board::from_spec(&args.board)?;
     let position = board.parse_position(&args.position)?;
     let finish = solvable::Finish::parse(&board, args.finish.as_deref())?;

@@ -32,6 +32,7 @@ pub(super) struct SolvableArgs {
 
 /// Runs the command.
 pub(super) fn run(args: SolvableArgs) -> Result<i32> {
+    crate::memory::keep_freed_heap();
     let (board, start) = args.start.resolve()?;
     let finish = solvable::Finish::parse(&board, args.finish.as_deref())?;
     if let Some(dir) = &args.csv {

@@ -281,7 +281,10 @@ pub enum Question {
 /// for [`Question::ReachedFrom`], one from the starts to the sample), and each one found is
 /// added with its images under `symmetries` (holes permuted; each image's threshold
 /// recomputed, so any symmetry of the board is sound). At most `max` cuts, distinct, each
-/// pagoda function checked by [`is_pagoda`].
+/// pagoda function checked by [`is_pagoda`]. The programs of the next few samples left
+/// are solved at once on the rayon pool, one per thread, and their answers are taken in
+/// the samples' order, each dropped if a cut found from an earlier sample of the batch
+/// rules its sample out: the cuts are the same for any number of threads.
 ///
 /// ```
 /// use pegsol::geometry::{Board, pagoda::{sampled_cuts, Question}};
@@ -299,43 +302,65 @@ pub fn sampled_cuts(
     symmetries: &[crate::geometry::symmetry::Symmetry],
     max: usize,
 ) -> Vec<Cut> {
+    use rayon::prelude::*;
+    let solve = |p: Pegs| match question {
+        Question::Reach(goals) => {
+            separating_pagoda(board, &[p], goals).map(|w| Cut::reach(&w, goals))
+        }
+        Question::ReachedFrom(starts) => {
+            separating_pagoda(board, starts, &[p]).map(|w| Cut::reached_from(&w, starts))
+        }
+    };
     let mut cuts: Vec<Cut> = Vec::new();
-    for &p in samples {
-        if cuts.len() >= max {
-            break;
-        }
-        if cuts.iter().any(|c| c.rules_out(p)) {
-            continue;
-        }
-        let found = match question {
-            Question::Reach(goals) => {
-                separating_pagoda(board, &[p], goals).map(|w| Cut::reach(&w, goals))
+    // The samples are taken in order, as one at a time would: the linear programs of the
+    // next few that the cuts so far leave are solved at once on the pool, and a sample that
+    // a cut of an earlier one in the same batch rules out is dropped unused, so the cuts
+    // are the same for any number of threads.
+    let batch = rayon::current_num_threads().max(1);
+    let mut rest = samples;
+    while !rest.is_empty() && cuts.len() < max {
+        let mut ahead: Vec<(Pegs, Option<Cut>)> = Vec::with_capacity(batch);
+        let mut taken = 0;
+        for &p in rest {
+            if ahead.len() == batch {
+                break;
             }
-            Question::ReachedFrom(starts) => {
-                separating_pagoda(board, starts, &[p]).map(|w| Cut::reached_from(&w, starts))
+            taken += 1;
+            if !cuts.iter().any(|c| c.rules_out(p)) {
+                ahead.push((p, None));
             }
-        };
-        let Some(cut) = found else { continue };
-        let threshold = |w: &[i64]| match question {
-            Question::Reach(goals) => goals
-                .iter()
-                .map(|&g| weight(w, g))
-                .min()
-                .unwrap_or(i64::MIN),
-            // The weights are negated already: the lightest start under them.
-            Question::ReachedFrom(starts) => starts
-                .iter()
-                .map(|&s| weight(w, s))
-                .min()
-                .unwrap_or(i64::MIN),
-        };
-        let mut images = vec![cut.clone()];
-        for s in symmetries {
-            images.push(cut.moved(s.perm(), threshold));
         }
-        for c in images {
-            if cuts.len() < max && !cuts.contains(&c) {
-                cuts.push(c);
+        rest = &rest[taken..];
+        ahead.par_iter_mut().for_each(|(p, cut)| *cut = solve(*p));
+        for (p, found) in ahead {
+            if cuts.len() >= max {
+                break;
+            }
+            if cuts.iter().any(|c| c.rules_out(p)) {
+                continue;
+            }
+            let Some(cut) = found else { continue };
+            let threshold = |w: &[i64]| match question {
+                Question::Reach(goals) => goals
+                    .iter()
+                    .map(|&g| weight(w, g))
+                    .min()
+                    .unwrap_or(i64::MIN),
+                // The weights are negated already: the lightest start under them.
+                Question::ReachedFrom(starts) => starts
+                    .iter()
+                    .map(|&s| weight(w, s))
+                    .min()
+                    .unwrap_or(i64::MIN),
+            };
+            let mut images = vec![cut.clone()];
+            for s in symmetries {
+                images.push(cut.moved(s.perm(), threshold));
+            }
+            for c in images {
+                if cuts.len() < max && !cuts.contains(&c) {
+                    cuts.push(c);
+                }
             }
         }
     }

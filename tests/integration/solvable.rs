@@ -556,6 +556,76 @@ fn cli_hint_cache() {
 /// Every how many positions (in key order) the cuts are sought from.
 const SAMPLE_STRIDE: usize = 7;
 
+/// The cuts do not depend on the number of threads: `sampled_cuts` solves the linear
+/// programs of a few samples at once on the pool, but takes their answers in the samples'
+/// order, dropping those a cut of an earlier sample already rules out. Every 7th
+/// reachable position of tri:5 from c3 (one peg anywhere) and of english from d4 to depth
+/// 7 (to d4), each with a child, in pools of 1, 2 and 3 threads.
+#[test]
+fn sampled_cuts_are_the_same_for_any_thread_count() {
+    use pegsol::geometry::pagoda::{Question, sampled_cuts};
+    for (spec, start, finish, depth) in
+        [("tri:5", "c3", None, 99), ("english", "d4", Some("d4"), 7)]
+    {
+        let b = Board::from_spec(spec).unwrap();
+        let s0 = b.start_from_names(&[start.to_string()]).unwrap();
+        let goal = Finish::parse(&b, finish).unwrap().mask(&b);
+        let goals: Vec<Pegs> = (0..b.holes())
+            .map(|h| 1 << h)
+            .filter(|&g| g & goal != 0)
+            .collect();
+        let mut seen: HashSet<Pegs> = HashSet::from([s0]);
+        let mut layer = vec![s0];
+        for _ in 0..depth {
+            let mut next = Vec::new();
+            for &p in &layer {
+                for j in b.jumps().iter().filter(|j| j.is_legal(p)) {
+                    if seen.insert(p ^ j.mask()) {
+                        next.push(p ^ j.mask());
+                    }
+                }
+            }
+            layer = next;
+        }
+        let mut all: Vec<Pegs> = seen.into_iter().collect();
+        all.sort_unstable();
+        // Each sample followed by a child: a cut that rules a position out rules out its
+        // children too (no jump raises a pagoda function's weight), so the child is often
+        // dropped when the two share a batch.
+        let sample: Vec<Pegs> = all
+            .iter()
+            .step_by(SAMPLE_STRIDE)
+            .flat_map(|&p| {
+                let child = b
+                    .jumps()
+                    .iter()
+                    .find(|j| j.is_legal(p))
+                    .map(|j| p ^ j.mask());
+                std::iter::once(p).chain(child)
+            })
+            .collect();
+        let cuts = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                sampled_cuts(
+                    &b,
+                    &Question::Reach(goals.clone()),
+                    &sample,
+                    b.symmetries(),
+                    64,
+                )
+            })
+        };
+        let one = cuts(1);
+        assert!(!one.is_empty(), "{spec}: no cut");
+        assert_eq!(one, cuts(2), "{spec}: 2 threads");
+        assert_eq!(one, cuts(3), "{spec}: 3 threads");
+    }
+}
+
 /// The pagoda cuts that prune the meeting (issue 21) never rule out a position on a winning
 /// path: cuts found from every 7th reachable position of tri:6 (from b3, one peg anywhere,
 /// and from a1 back to a1) rule out no position from which a goal is reachable, and the
