@@ -311,6 +311,20 @@ pub fn sampled_cuts(
             separating_pagoda(board, starts, &[p]).map(|w| Cut::reached_from(&w, starts))
         }
     };
+    // An image's threshold, from its moved weights.
+    let threshold = |w: &[i64]| match question {
+        Question::Reach(goals) => goals
+            .iter()
+            .map(|&g| weight(w, g))
+            .min()
+            .unwrap_or(i64::MIN),
+        // The weights are negated already: the lightest start under them.
+        Question::ReachedFrom(starts) => starts
+            .iter()
+            .map(|&s| weight(w, s))
+            .min()
+            .unwrap_or(i64::MIN),
+    };
     let mut cuts: Vec<Cut> = Vec::new();
     // The samples are taken in order, as one at a time would: the linear programs of the
     // next few that the cuts so far leave are solved at once on the pool, and a sample that
@@ -340,19 +354,6 @@ pub fn sampled_cuts(
                 continue;
             }
             let Some(cut) = found else { continue };
-            let threshold = |w: &[i64]| match question {
-                Question::Reach(goals) => goals
-                    .iter()
-                    .map(|&g| weight(w, g))
-                    .min()
-                    .unwrap_or(i64::MIN),
-                // The weights are negated already: the lightest start under them.
-                Question::ReachedFrom(starts) => starts
-                    .iter()
-                    .map(|&s| weight(w, s))
-                    .min()
-                    .unwrap_or(i64::MIN),
-            };
             let mut images = vec![cut.clone()];
             for s in symmetries {
                 images.push(cut.moved(s.perm(), threshold));
