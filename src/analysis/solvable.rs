@@ -635,10 +635,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     }
 
     fn transforms_canon_h(&self, pos: K) -> K {
-        (0..self.moves.subgroup_order())
-            .map(|i| self.moves.transforms().apply(i, pos))
-            .min()
-            .unwrap_or(pos)
+        self.moves.canonical(pos)
     }
 
     /// Pass 2: the solvable positions of each forward layer.

@@ -539,11 +539,7 @@ impl<K: Bits> Shared<K> {
     }
 
     fn canonical(&self, pos: K) -> K {
-        let h = self.moves.subgroup_order();
-        (0..h)
-            .map(|i| self.moves.transforms().apply(i, pos))
-            .min()
-            .unwrap_or(pos)
+        self.moves.canonical(pos)
     }
 
     fn weights(&self, pos: K) -> [i64; PAGODAS] {

