@@ -58,7 +58,7 @@
 //! engine does.
 
 use crate::error::{Error, Result, add};
-use crate::geometry::bits::Bits;
+use crate::geometry::bits::{Bits, Packed};
 use crate::geometry::board::{Board, Jump, Pegs, bit};
 use crate::geometry::moves::MoveTable;
 use crate::geometry::symmetry::Symmetry;
@@ -459,6 +459,8 @@ struct Solver<'a, K: Bits> {
     /// The meeting's cuts ([`Solver::pruners`]), once found: ahead (positions that cannot
     /// reach a goal) and behind (positions that the start cannot reach).
     cuts: std::sync::OnceLock<[Option<Pruner>; 2]>,
+    /// How a position names its shard, and what of it a shard's buffers keep.
+    keys: Keys,
 }
 
 impl<'a, K: Bits> Solver<'a, K> {
@@ -484,6 +486,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 .cloned()
                 .collect(),
             cuts: std::sync::OnceLock::new(),
+            keys: Keys::new(board.holes()),
         }
     }
 
@@ -494,8 +497,8 @@ impl<'a, K: Bits> Solver<'a, K> {
         h / img[..h].iter().filter(|&&x| x == pos).count()
     }
 
-    fn contains(layer: &Shards<K>, key: K) -> Option<usize> {
-        layer[key.shard(SHARDS)].binary_search(&key).ok()
+    fn contains(&self, layer: &Shards<K>, key: K) -> Option<usize> {
+        layer[self.keys.shard(key)].binary_search(&key).ok()
     }
 
     fn is_goal(&self, pos: K) -> bool {
@@ -505,12 +508,14 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// The next layer: `f(pos, out, acc)` pushes the canonical successors of `pos` into
     /// `out[shard]` and may note statistics of `pos` in the unit's accumulator `acc`.
     /// Units are the shards of `layer`, in batches; per-shard buffers are merged one task
-    /// per shard, then sorted and deduplicated. Returns the next layer and the units'
-    /// accumulators.
+    /// per shard, then sorted and deduplicated. On boards of up to 40 holes the buffers
+    /// and the shards being built hold 32-bit keys ([`Keys`]), unpacked once the repeats
+    /// are gone: english d4 0.67 s against 0.73 s, and 81 MB against 124 MB. Returns the
+    /// next layer and the units' accumulators.
     fn step<A: Default + Send + Sync>(
         &self,
         layer: &Shards<K>,
-        f: impl Fn(K, &mut [Vec<K>], &mut A) + Sync,
+        f: impl Fn(K, &mut Out<K>, &mut A) + Sync,
     ) -> (Shards<K>, Vec<A>) {
         self.step_with(layer, f, |_, _| {})
     }
@@ -519,25 +524,26 @@ impl<'a, K: Bits> Solver<'a, K> {
     fn step_with<A: Default + Send + Sync>(
         &self,
         layer: &Shards<K>,
-        f: impl Fn(K, &mut [Vec<K>], &mut A) + Sync,
-        end: impl Fn(&mut [Vec<K>], &mut A) + Sync,
+        f: impl Fn(K, &mut Out<K>, &mut A) + Sync,
+        end: impl Fn(&mut Out<K>, &mut A) + Sync,
     ) -> (Shards<K>, Vec<A>) {
         let batch = (4 * rayon::current_num_threads()).clamp(8, SHARDS);
         let mut next: Shards<K> = vec![Vec::new(); SHARDS];
+        // The shards being built, in the buffers' form (packed keys where they fit).
+        let mut packed: Vec<Vec<u32>> = vec![Vec::new(); SHARDS];
         let mut clean = vec![0usize; SHARDS];
         let mut accs = Vec::with_capacity(SHARDS);
         let bits = self.board.holes();
+        let low = self.keys.low_bits();
         // One unit's children per shard, the buffers kept from batch to batch.
-        let mut outs: Vec<Vec<Vec<K>>> = (0..batch).map(|_| vec![Vec::new(); SHARDS]).collect();
+        let mut outs: Vec<Out<K>> = (0..batch).map(|_| Out::new(self.keys)).collect();
         for units in layer.chunks(batch) {
             let results: Vec<A> = units
                 .par_iter()
                 .zip(outs.par_iter_mut())
                 .map(|(unit, out)| {
                     let mut acc = A::default();
-                    for t in out.iter_mut() {
-                        t.clear();
-                    }
+                    out.clear();
                     for &pos in unit {
                         f(pos, out, &mut acc);
                     }
@@ -547,27 +553,43 @@ impl<'a, K: Bits> Solver<'a, K> {
                 .collect();
             let outs = &outs[..units.len()];
             next.par_iter_mut()
+                .zip(packed.par_iter_mut())
                 .zip(clean.par_iter_mut())
                 .enumerate()
-                .for_each(|(i, (table, clean))| {
-                    table.reserve(outs.iter().map(|out| out[i].len()).sum());
-                    for out in outs {
-                        table.extend_from_slice(&out[i]);
-                    }
-                    // Deduplicate once the duplicates could bloat the memory.
-                    if table.len() > 4 * *clean + 65536 {
-                        radix_sort_dedup(table, bits);
-                        *clean = table.len();
-                    }
+                .for_each(|(i, ((table, packed), clean))| match low {
+                    Some(low) => gather(packed, outs.iter().map(|o| &o.narrow[i][..]), clean, low),
+                    None => gather(table, outs.iter().map(|o| &o.wide[i][..]), clean, bits),
                 });
             accs.extend(results);
         }
         drop(outs);
         // One hash table per task, reused: a fresh one per shard cost page faults.
-        next.par_iter_mut().for_each_init(Vec::new, |slots, t| {
-            distinct(t, bits, slots);
-            t.shrink_to_fit();
-        });
+        next.par_iter_mut()
+            .zip(packed.par_iter_mut())
+            .enumerate()
+            .for_each_init(
+                || (Vec::new(), Vec::new()),
+                |(slots, slots32), (i, (t, p))| {
+                    if let Some(low) = low {
+                        // Repeats out; the order comes after unpacking.
+                        if (256..=DISTINCT_MAX).contains(&p.len()) {
+                            drop_repeats(p, slots32);
+                        } else {
+                            radix_sort_dedup(p, low);
+                        }
+                        let packed = self.keys.0.expect("packed keys");
+                        *t = p
+                            .iter()
+                            .map(|&x| K::from_u128(u128::from(packed.join(i, x))))
+                            .collect();
+                        *p = Vec::new();
+                        radix_sort_dedup(t, bits);
+                    } else {
+                        distinct(t, bits, slots);
+                    }
+                    t.shrink_to_fit();
+                },
+            );
         (next, accs)
     }
 
@@ -581,7 +603,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     ) -> Result<(Vec<Shards<K>>, Vec<(u64, u64)>)> {
         let mut first: Shards<K> = vec![Vec::new(); SHARDS];
         let start = self.transforms_canon_h(self.start);
-        first[start.shard(SHARDS)].push(start);
+        first[self.keys.shard(start)].push(start);
         let mut layers = vec![first];
         let mut counts = Vec::new();
         let mut held = 0u64;
@@ -596,7 +618,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 }
                 self.moves.each_jump(pos, |j| {
                     let c = self.moves.canonical_child(&img, j);
-                    out[c.shard(SHARDS)].push(c);
+                    out.push(c);
                 });
             });
             counts.push(Self::reduce_counts(last, accs, g > h));
@@ -651,7 +673,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 let img = self.moves.images(q, self.moves.subgroup_order());
                 self.moves.each_unjump(q, |k| {
                     let c = self.moves.canonical_child(&img, k);
-                    out[c.shard(SHARDS)].push(c);
+                    out.push(c);
                 });
             });
             // Keep the parents that are reachable: a sorted intersection per shard.
@@ -707,7 +729,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 .par_iter()
                 .map(|unit| {
                     let mut sum = vec![0u128; unit.len()];
-                    probe(unit, &before, &filter, &next, |i, _, x| {
+                    probe(unit, &before, &filter, &self.keys, &next, |i, _, x| {
                         sum[i] = add(sum[i], x)?;
                         Ok(())
                     })?;
@@ -775,8 +797,9 @@ impl<'a, K: Bits> Solver<'a, K> {
             })
             .collect();
         let start = self.transforms_canon_h(self.start);
-        let w0 =
-            Self::contains(&solvable[0], start).map_or(0, |at| wins[0][start.shard(SHARDS)][at]);
+        let w0 = self
+            .contains(&solvable[0], start)
+            .map_or(0, |at| wins[0][self.keys.shard(start)][at]);
         Ok(self.result(pegs, layers, w0))
     }
 
@@ -802,7 +825,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             let p = K::bit(h);
             if p & self.goal != K::zero() && classes.of(bit(h)) == class {
                 let c = self.transforms_canon_h(p);
-                layer[c.shard(SHARDS)].push(c);
+                layer[self.keys.shard(c)].push(c);
             }
         }
         for t in &mut layer {
@@ -828,7 +851,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             let Some(p) = prune else {
                 self.moves.each_move(pos, backward, |j| {
                     let c = self.moves.canonical_child(&img, j);
-                    out[c.shard(SHARDS)].push(c);
+                    out.push(c);
                 });
                 return;
             };
@@ -845,7 +868,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 n += 1;
             });
             for &c in &kids[..kept] {
-                out[c.shard(SHARDS)].push(c);
+                out.push(c);
             }
             *cut += (n - kept) as u64;
         });
@@ -964,7 +987,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         let last = pegs - 1;
         let mut first: Shards<K> = vec![Vec::new(); SHARDS];
         let start = self.transforms_canon_h(self.start);
-        first[start.shard(SHARDS)].push(start);
+        first[self.keys.shard(start)].push(start);
         let goals = self.goals();
         let mirrored = self.mirrored(&goals);
         let clock = std::time::Instant::now();
@@ -1101,7 +1124,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         let full = K::from_u128(self.board.full());
         self.step(layer, |pos, out, _: &mut ()| {
             let c = self.transforms_canon_h(full ^ pos);
-            out[c.shard(SHARDS)].push(c);
+            out.push(c);
         })
         .0
     }
@@ -1250,10 +1273,10 @@ impl<'a, K: Bits> Solver<'a, K> {
         // No cuts: with the filter a child costs one probe, less than the cuts' test. The
         // probes wait for memory, so a unit lists a few hundred keys, asking for each one's
         // word of the filter, before it tests them.
-        let test = |keys: &mut Vec<K>, out: &mut [Vec<K>]| {
+        let test = |keys: &mut Vec<K>, out: &mut Out<K>| {
             for &q in keys.iter() {
                 if filter.may_hold(q) {
-                    out[q.shard(SHARDS)].push(q);
+                    out.push(q);
                 }
             }
             keys.clear();
@@ -1336,7 +1359,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 unit.iter()
                     .map(|&pos| {
                         let c = self.transforms_canon_h(full ^ pos);
-                        other[c.shard(SHARDS)].get(c).unwrap_or(0)
+                        other[self.keys.shard(c)].get(c).unwrap_or(0)
                     })
                     .collect()
             })
@@ -1405,9 +1428,10 @@ impl<'a, K: Bits> Solver<'a, K> {
                         unit,
                         &above,
                         &filter,
+                        &self.keys,
                         |pos, keys| self.parents(pos, keys),
                         |i, c, at| {
-                            let from = &prev[c.shard(SHARDS)][at as usize * lanes..][..lanes];
+                            let from = &prev[self.keys.shard(c)][at as usize * lanes..][..lanes];
                             for (s, &x) in out[i * lanes..][..lanes].iter_mut().zip(from) {
                                 *s = add(*s, x)?;
                             }
@@ -1511,7 +1535,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     fn depth(&self, opts: &SolveOptions) -> Result<usize> {
         let mut layer: Shards<K> = vec![Vec::new(); SHARDS];
         let start = self.transforms_canon_h(self.start);
-        layer[start.shard(SHARDS)].push(start);
+        layer[self.keys.shard(start)].push(start);
         let h = self.moves.subgroup_order();
         let mut depth = 1;
         loop {
@@ -1519,7 +1543,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 let img = self.moves.images(pos, h);
                 self.moves.each_jump(pos, |j| {
                     let c = self.moves.canonical_child(&img, j);
-                    out[c.shard(SHARDS)].push(c);
+                    out.push(c);
                 });
             });
             let n: usize = next.iter().map(Vec::len).sum();
@@ -1553,8 +1577,9 @@ impl<'a, K: Bits> Solver<'a, K> {
             Meet::Solvable(solvable) => {
                 let wins = self.wins(&solvable)?;
                 let start = self.transforms_canon_h(self.start);
-                let w0 = Self::contains(&solvable[0], start)
-                    .map_or(0, |at| wins[0][start.shard(SHARDS)][at]);
+                let w0 = self
+                    .contains(&solvable[0], start)
+                    .map_or(0, |at| wins[0][self.keys.shard(start)][at]);
                 let last = solvable.len() - 1;
                 (solvable, w0, last)
             }
@@ -1990,6 +2015,84 @@ enum Meet<K> {
 }
 
 /// The number of positions of a layer.
+/// Appends a batch's buffers of one shard (`parts`) to the shard's table, and removes the
+/// repeats once they could bloat the memory (`clean`: the table's length when it last had
+/// none; keys below `2^bits`).
+fn gather<'a, T: Bits>(
+    table: &mut Vec<T>,
+    parts: impl Iterator<Item = &'a [T]> + Clone,
+    clean: &mut usize,
+    bits: usize,
+) {
+    table.reserve(parts.clone().map(<[T]>::len).sum());
+    for part in parts {
+        table.extend_from_slice(part);
+    }
+    if table.len() > 4 * *clean + 65536 {
+        radix_sort_dedup(table, bits);
+        *clean = table.len();
+    }
+}
+
+/// How a position names its shard of a layer. On boards of up to 40 holes, by
+/// [`Packed`]: a layer being built keeps 32-bit keys in its buffers, half the bytes of the
+/// positions, and unpacks the distinct ones at the end ([`Solver::step`]). Larger boards
+/// hash the whole position ([`Bits::shard`]) and keep it.
+#[derive(Clone, Copy, Debug)]
+struct Keys(Option<Packed>);
+
+impl Keys {
+    fn new(holes: usize) -> Keys {
+        Keys(Packed::new(holes, SHARDS))
+    }
+
+    /// Bits of a packed key, if keys are packed.
+    fn low_bits(&self) -> Option<usize> {
+        self.0.map(|p| p.low_bits() as usize)
+    }
+
+    #[inline]
+    fn shard<K: Bits>(&self, pos: K) -> usize {
+        match self.0 {
+            Some(p) => p.split(pos.to_u128() as u64).0,
+            None => pos.shard(SHARDS),
+        }
+    }
+}
+
+/// One unit's children, per shard: packed ([`Keys`]) where the board allows.
+struct Out<K> {
+    keys: Keys,
+    narrow: Vec<Vec<u32>>,
+    wide: Vec<Vec<K>>,
+}
+
+impl<K: Bits> Out<K> {
+    fn new(keys: Keys) -> Self {
+        Out {
+            keys,
+            narrow: vec![Vec::new(); SHARDS],
+            wide: vec![Vec::new(); SHARDS],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.narrow.iter_mut().for_each(Vec::clear);
+        self.wide.iter_mut().for_each(Vec::clear);
+    }
+
+    #[inline]
+    fn push(&mut self, pos: K) {
+        match self.keys.0 {
+            Some(p) => {
+                let (shard, key) = p.split(pos.to_u128() as u64);
+                self.narrow[shard].push(key);
+            }
+            None => self.wide[pos.shard(SHARDS)].push(pos),
+        }
+    }
+}
+
 fn size<K>(layer: &Shards<K>) -> usize {
     layer.iter().map(Vec::len).sum()
 }
@@ -2181,6 +2284,7 @@ fn probe<K: Bits>(
     unit: &[K],
     tables: &[WinTable<K>],
     filter: &KeyFilter,
+    keys_of: &Keys,
     mut keys: impl FnMut(K, &mut Vec<K>),
     mut found: impl FnMut(usize, K, u128) -> Result<()>,
 ) -> Result<()> {
@@ -2208,13 +2312,13 @@ fn probe<K: Bits>(
         }
         buf.truncate(kept);
         for &k in buf.iter().take(PROBE_AHEAD) {
-            tables[k.shard(SHARDS)].prefetch(k);
+            tables[keys_of.shard(k)].prefetch(k);
         }
         for (n, (&k, &i)) in buf.iter().zip(&owner).enumerate() {
             if let Some(&later) = buf.get(n + PROBE_AHEAD) {
-                tables[later.shard(SHARDS)].prefetch(later);
+                tables[keys_of.shard(later)].prefetch(later);
             }
-            if let Some(x) = tables[k.shard(SHARDS)].get(k) {
+            if let Some(x) = tables[keys_of.shard(k)].get(k) {
                 found(i as usize, k, x)?;
             }
         }
@@ -2488,6 +2592,39 @@ mod tests {
         }
     }
 
+    /// Layers built with packed keys ([`Keys`], boards of up to 40 holes) and with whole
+    /// positions give the same answers: the meeting, the full sweep (`--reachable`), and
+    /// a goal that is not the start's complement.
+    #[test]
+    fn packed_and_whole_keys_solve_alike() {
+        let opts = SolveOptions::default();
+        for (spec, start, finish) in [
+            ("tri:6", None, "any"),
+            ("tri:6", Some("c3"), "a1"),
+            ("tri:7", None, "any"),
+            ("english", None, "d4"),
+        ] {
+            let b = Board::from_spec(spec).unwrap();
+            let start = start.map_or(b.default_start(), |h| {
+                b.start_with_empty(&[b.hole(h).unwrap()])
+            });
+            let finish = Finish::parse(&b, Some(finish)).unwrap();
+            let packed: Solver<u64> = Solver::new(&b, start, finish, true);
+            assert!(packed.keys.0.is_some(), "{spec} fits packed keys");
+            let mut whole: Solver<u64> = Solver::new(&b, start, finish, true);
+            whole.keys = Keys(None);
+            let want = whole.solvable_meet(&opts).unwrap();
+            assert!(want.wins > 0 || spec != "english", "{spec}");
+            assert_eq!(packed.solvable_meet(&opts).unwrap(), want, "{spec}");
+            if spec == "tri:6" {
+                assert_eq!(
+                    packed.solvable(&opts).unwrap(),
+                    whole.solvable(&opts).unwrap()
+                );
+            }
+        }
+    }
+
     /// `meetings` against the plain definition: the positions of a layer whose canonical
     /// complements are among the layer's canonical children (tri:5 from a1 back to a1,
     /// layer 6 of 13 jumps).
@@ -2498,7 +2635,7 @@ mod tests {
         let s: Solver<u64> = Solver::new(&b, b.default_start(), finish, true);
         let mut layer: Shards<u64> = vec![Vec::new(); SHARDS];
         let start = s.transforms_canon_h(s.start);
-        layer[start.shard(SHARDS)].push(start);
+        layer[s.keys.shard(start)].push(start);
         for _ in 0..6 {
             layer = s.expand(&layer, false, None).0;
         }

@@ -26,14 +26,8 @@ pub(crate) trait SlotKey: Copy + Eq + Debug {
 /// [`crate::geometry::bits::Bits::shard`]).
 const MIX: u64 = 0xD6E8_FEB8_6659_FD93;
 
-impl SlotKey for u32 {
-    const EMPTY: Self = 0;
-    #[inline]
-    fn hash64(self) -> u64 {
-        u64::from(self).wrapping_mul(MIX)
-    }
-}
-
+/// Every width of position, and the count engine's packed keys (`u32`, whose `x >> 32` is
+/// zero: the hash is `x * MIX`).
 impl<T: crate::geometry::bits::Bits> SlotKey for T {
     const EMPTY: Self = T::ZERO;
     #[inline]

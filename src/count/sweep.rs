@@ -29,7 +29,7 @@ use crate::count::disk::{
 use crate::count::slots::{self, SlotKey, Slots};
 use crate::count::stats::{Counts, Layer};
 use crate::error::{Error, Result, add};
-use crate::geometry::bits::Bits;
+use crate::geometry::bits::{Bits, Packed};
 use crate::geometry::board::{Board, Pegs};
 use crate::geometry::moves::{MAX_GROUP, MoveTable};
 use crate::output::progress;
@@ -184,7 +184,7 @@ trait Codec<K>: Sync {
 }
 
 /// The whole position as the key, the shard chosen by a hash of it: boards of more than
-/// [`Packed::MAX_HOLES`] holes.
+/// 38 holes ([`Packed`]).
 struct Whole;
 
 impl<K: Bits + Key> Codec<K> for Whole {
@@ -199,53 +199,19 @@ impl<K: Bits + Key> Codec<K> for Whole {
     }
 }
 
-/// Boards of up to [`Packed::MAX_HOLES`] holes: the position times an odd constant, modulo
-/// `2^holes` (a bijection), names its shard by its top bits and is stored as the rest, in
-/// 32 bits. Entries shrink by 4 or 8 bytes (DESIGN.md, "Keys within a shard").
-struct Packed {
-    /// Bits of the stored key: `holes - log2(SHARDS)`.
-    low: u32,
-    /// `2^holes - 1`.
-    mask: u64,
-    /// The inverse of [`Packed::MIX`] modulo `2^64`.
-    inv: u64,
-}
-
-impl Packed {
-    const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
-    /// Bits of the product that name the shard.
-    const SHARD_BITS: usize = SHARDS.trailing_zeros() as usize;
-    const MAX_HOLES: usize = 32 + Self::SHARD_BITS;
-
-    /// The codec for boards of `holes` holes, if they fit.
-    fn new(holes: usize) -> Option<Self> {
-        if holes <= Self::SHARD_BITS || holes > Self::MAX_HOLES {
-            return None;
-        }
-        // Newton's iteration doubles the correct low bits of the inverse (3 to start).
-        let mut inv = Self::MIX;
-        for _ in 0..5 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(Self::MIX.wrapping_mul(inv)));
-        }
-        debug_assert_eq!(inv.wrapping_mul(Self::MIX), 1);
-        Some(Packed {
-            low: (holes - Self::SHARD_BITS) as u32,
-            mask: u64::MAX >> (64 - holes),
-            inv,
-        })
-    }
-}
-
+/// Boards of up to 38 holes ([`Packed`] with [`SHARDS`] shards): the position times an odd
+/// constant, modulo `2^holes` (a bijection), names its shard by its top bits and is stored
+/// as the rest, in 32 bits. Entries shrink by 4 or 8 bytes (DESIGN.md, "Keys within a
+/// shard").
 impl Codec<u64> for Packed {
     type S = u32;
     #[inline]
     fn split(&self, pos: u64) -> (usize, u32) {
-        let m = pos.wrapping_mul(Self::MIX) & self.mask;
-        ((m >> self.low) as usize, (m & ((1 << self.low) - 1)) as u32)
+        Packed::split(self, pos)
     }
     #[inline]
     fn join(&self, shard: usize, key: u32) -> u64 {
-        ((shard as u64) << self.low | u64::from(key)).wrapping_mul(self.inv) & self.mask
+        Packed::join(self, shard, key)
     }
 }
 
@@ -520,7 +486,7 @@ pub fn sweep_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result
                 return pool.install(|| {
                     if bits <= 64 {
                         let sweep = Sweep::<u64, $lanes>::new(board, starts);
-                        match Packed::new(board.holes()) {
+                        match Packed::new(board.holes(), SHARDS) {
                             Some(packed) => sweep.run(&packed, opts),
                             None => sweep.run(&Whole, opts),
                         }
@@ -2391,17 +2357,18 @@ mod tests {
 
     #[test]
     fn packed_keys_split_and_join_back() {
+        let shard_bits = SHARDS.trailing_zeros() as usize;
         assert!(
-            Packed::new(Packed::SHARD_BITS).is_none(),
+            Packed::new(shard_bits, SHARDS).is_none(),
             "no bits left for the key"
         );
         assert!(
-            Packed::new(Packed::MAX_HOLES + 1).is_none(),
+            Packed::new(32 + shard_bits + 1, SHARDS).is_none(),
             "key past 32 bits"
         );
         let mut x = 0x1234_5678_9abc_def1u64;
-        for holes in [Packed::SHARD_BITS + 1, 15, 33, 37, Packed::MAX_HOLES] {
-            let codec = Packed::new(holes).unwrap();
+        for holes in [shard_bits + 1, 15, 33, 37, 32 + shard_bits] {
+            let codec = Packed::new(holes, SHARDS).unwrap();
             let mut shards = [0usize; SHARDS];
             for _ in 0..20_000 {
                 x ^= x << 13;
@@ -2409,7 +2376,7 @@ mod tests {
                 x ^= x << 17;
                 let pos = x >> (64 - holes);
                 let (shard, key) = codec.split(pos);
-                assert!(shard < SHARDS && u64::from(key) >> codec.low == 0);
+                assert!(shard < SHARDS && u64::from(key) >> codec.low_bits() == 0);
                 assert_eq!(codec.join(shard, key), pos, "{holes} holes, {pos:#x}");
                 shards[shard] += 1;
             }
@@ -2426,7 +2393,9 @@ mod tests {
             let b = Board::from_spec(spec).unwrap();
             let starts: Vec<Pegs> = holes.iter().map(|&h| b.start_with_empty(&[h])).collect();
             let sweep = Sweep::<u64, 2>::new(&b, &starts);
-            let packed = sweep.run(&Packed::new(b.holes()).unwrap(), &opts).unwrap();
+            let packed = sweep
+                .run(&Packed::new(b.holes(), SHARDS).unwrap(), &opts)
+                .unwrap();
             let whole = sweep.run(&Whole, &opts).unwrap();
             assert_eq!(packed.counts, whole.counts, "{spec}");
             let wide = Sweep::<u128, 2>::new(&b, &starts).run(&Whole, &opts);
