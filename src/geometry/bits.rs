@@ -38,25 +38,32 @@ pub trait Bits:
     }
 }
 
-impl Bits for u64 {
-    const BITS: usize = 64;
-    #[inline]
-    fn from_u128(x: u128) -> Self {
-        x as u64
-    }
-    #[inline]
-    fn to_u128(self) -> u128 {
-        self as u128
-    }
-    #[inline]
-    fn byte(self, chunk: usize) -> usize {
-        (self >> (8 * chunk)) as usize & 0xff
-    }
-    #[inline]
-    fn fold64(self) -> u64 {
-        self
-    }
+/// `u64` for boards of up to 64 holes, and `u32` for the packed keys of [`Packed`].
+macro_rules! narrow_bits {
+    ($($t:ty),*) => {$(
+        impl Bits for $t {
+            const BITS: usize = <$t>::BITS as usize;
+            #[inline]
+            fn from_u128(x: u128) -> Self {
+                x as $t
+            }
+            #[inline]
+            fn to_u128(self) -> u128 {
+                self as u128
+            }
+            #[inline]
+            fn byte(self, chunk: usize) -> usize {
+                (self >> (8 * chunk)) as usize & 0xff
+            }
+            #[inline]
+            fn fold64(self) -> u64 {
+                self as u64
+            }
+        }
+    )*};
 }
+
+narrow_bits!(u32, u64);
 
 impl Bits for u128 {
     const BITS: usize = 128;
@@ -75,26 +82,6 @@ impl Bits for u128 {
     #[inline]
     fn fold64(self) -> u64 {
         (self as u64) ^ ((self >> 64) as u64).rotate_left(29)
-    }
-}
-
-impl Bits for u32 {
-    const BITS: usize = 32;
-    #[inline]
-    fn from_u128(x: u128) -> Self {
-        x as u32
-    }
-    #[inline]
-    fn to_u128(self) -> u128 {
-        self as u128
-    }
-    #[inline]
-    fn byte(self, chunk: usize) -> usize {
-        (self >> (8 * chunk)) as usize & 0xff
-    }
-    #[inline]
-    fn fold64(self) -> u64 {
-        self as u64
     }
 }
 
