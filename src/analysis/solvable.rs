@@ -506,7 +506,8 @@ impl<'a, K: Bits> Solver<'a, K> {
     }
 
     /// The next layer: `f(pos, out, acc)` pushes the canonical successors of `pos` into
-    /// `out[shard]` and may note statistics of `pos` in the unit's accumulator `acc`.
+    /// `out` ([`Out::push`], which picks the shard) and may note statistics of `pos` in the
+    /// unit's accumulator `acc`.
     /// Units are the shards of `layer`, in batches; per-shard buffers are merged one task
     /// per shard, then sorted and deduplicated. On boards of up to 40 holes the buffers
     /// and the shards being built hold 32-bit keys ([`Keys`]), unpacked once the repeats
@@ -570,14 +571,13 @@ impl<'a, K: Bits> Solver<'a, K> {
             .for_each_init(
                 || (Vec::new(), Vec::new()),
                 |(slots, slots32), (i, (t, p))| {
-                    if let Some(low) = low {
+                    if let Some(packed) = self.keys.0 {
                         // Repeats out; the order comes after unpacking.
                         if (256..=DISTINCT_MAX).contains(&p.len()) {
                             drop_repeats(p, slots32);
                         } else {
-                            radix_sort_dedup(p, low);
+                            radix_sort_dedup(p, packed.low_bits() as usize);
                         }
-                        let packed = self.keys.0.expect("packed keys");
                         *t = p
                             .iter()
                             .map(|&x| K::from_u128(u128::from(packed.join(i, x))))
@@ -2014,7 +2014,6 @@ enum Meet<K> {
     None(usize),
 }
 
-/// The number of positions of a layer.
 /// Appends a batch's buffers of one shard (`parts`) to the shard's table, and removes the
 /// repeats once they could bloat the memory (`clean`: the table's length when it last had
 /// none; keys below `2^bits`).
@@ -2093,6 +2092,7 @@ impl<K: Bits> Out<K> {
     }
 }
 
+/// The number of positions of a layer.
 fn size<K>(layer: &Shards<K>) -> usize {
     layer.iter().map(Vec::len).sum()
 }
