@@ -66,6 +66,7 @@ use crate::output::files::csv_bytes;
 use crate::output::progress;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Number of shards of each layer (a power of two).
 pub const SHARDS: usize = 256;
@@ -461,6 +462,10 @@ struct Solver<'a, K: Bits> {
     cuts: std::sync::OnceLock<[Option<Pruner>; 2]>,
     /// How a position names its shard, and what of it a shard's buffers keep.
     keys: Keys,
+    /// Whether a half meeting records [`Links`] for the `N` pass, where the keys are
+    /// packed and the memory allows ([`Solver::back_to_start`]); tests turn it off to
+    /// compare with the probes.
+    link: bool,
 }
 
 impl<'a, K: Bits> Solver<'a, K> {
@@ -487,6 +492,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 .collect(),
             cuts: std::sync::OnceLock::new(),
             keys: Keys::new(board.holes()),
+            link: true,
         }
     }
 
@@ -698,7 +704,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         top: Vec<Vec<u128>>,
     ) -> Result<Vec<Vec<Vec<u128>>>> {
         let down: Vec<&Shards<K>> = solvable.iter().rev().collect();
-        let mut wins = self.sums(&down, top, |pos, out| self.children(pos, out))?;
+        let mut wins = self.sums(&down, top, &[], |pos, out| self.children(pos, out))?;
         wins.reverse();
         Ok(wins)
     }
@@ -708,16 +714,36 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// canonical forms) held by `layers[j - 1]`, starting from `first`, the values of
     /// `layers[0]`. The values come out aligned with the layers' shards. Both the `W` pass
     /// (from the goals down, over children) and the `N` pass (from the start up, over
-    /// parents) are this.
+    /// parents) are this. Where `links[j]` holds the [`Links`] of `layers[j]` (its
+    /// neighbours in `layers[j - 1]`), the sums follow them, without a probe.
     fn sums(
         &self,
         layers: &[&Shards<K>],
         first: Vec<Vec<u128>>,
+        links: &[Option<Links>],
         next: impl Fn(K, &mut Vec<K>) + Sync,
     ) -> Result<Vec<Vec<Vec<u128>>>> {
         let mut sums: Vec<Vec<Vec<u128>>> = Vec::with_capacity(layers.len());
         sums.push(first);
         for j in 1..layers.len() {
+            if let Some(Some(Links(units))) = links.get(j) {
+                let prev: Vec<u128> = sums[j - 1].concat();
+                let layer = units
+                    .par_iter()
+                    .map(|(starts, to)| {
+                        starts
+                            .windows(2)
+                            .map(|w| {
+                                to[w[0] as usize..w[1] as usize]
+                                    .iter()
+                                    .try_fold(0, |a, &t| add(a, prev[t as usize]))
+                            })
+                            .collect::<Result<Vec<u128>>>()
+                    })
+                    .collect::<Result<_>>()?;
+                sums.push(layer);
+                continue;
+            }
             // The previous layer and its values, as hash tables: one probe per neighbour.
             let before: Vec<WinTable<K>> = layers[j - 1]
                 .par_iter()
@@ -1075,7 +1101,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             drop((fwd, bwd));
             return Ok(Meet::None(self.depth(opts)?));
         };
-        let mut solvable = self.back_to_start(middle, m, last, &mut fwd, bar);
+        let (mut solvable, _) = self.back_to_start(middle, m, last, &mut fwd, false, bar);
         for j in m + 1..=last {
             let b = bwd.pop().expect("a backward layer");
             solvable[j] = intersect(self.expand(&solvable[j - 1], false, ahead).0, &b);
@@ -1132,22 +1158,107 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// The solvable layers `0..=m` from the solvable middle layer `m`: each earlier layer is
     /// the forward layer (popped from `fwd`) cut to the positions with a jump into the next
     /// solvable one. The layers after `m`, up to `last`, are left empty for the caller.
+    /// With `linked`, also returns for each layer `j` in `1..=m` its [`Links`] to layer
+    /// `j - 1`: the parents of a solvable position that the forward layer holds are its
+    /// solvable parents, found by one probe each ([`Places`]), so that the `N` pass
+    /// ([`Solver::paths`]) sums along them without another probe. (Every reachable parent
+    /// of a solvable position lies on a winning path, so no cut removed it from the forward
+    /// layer.) Without, each layer is the forward one intersected with the canonical
+    /// parents of the next solvable one, which needs no table of the forward layer.
     fn back_to_start(
         &self,
         middle: Shards<K>,
         m: usize,
         last: usize,
         fwd: &mut Vec<Shards<K>>,
+        linked: bool,
         bar: &indicatif::ProgressBar,
-    ) -> Vec<Shards<K>> {
+    ) -> (Vec<Shards<K>>, Vec<Option<Links>>) {
         let mut solvable: Vec<Shards<K>> = vec![Vec::new(); last + 1];
+        let mut links: Vec<Option<Links>> = (0..=m).map(|_| None).collect();
         solvable[m] = middle;
         for j in (0..m).rev() {
             let f = fwd.pop().expect("a forward layer");
-            solvable[j] = intersect(self.expand(&solvable[j + 1], true, self.behind()).0, &f);
+            if linked {
+                let (s, l) = self.linked_parents(&solvable[j + 1], f);
+                solvable[j] = s;
+                links[j + 1] = Some(l);
+            } else {
+                let parents = self.expand(&solvable[j + 1], true, self.behind()).0;
+                solvable[j] = intersect(parents, &f);
+            }
             bar.inc(1);
         }
-        solvable
+        (solvable, links)
+    }
+
+    /// The positions of forward layer `f` that are parents of some position of `layer`,
+    /// and the [`Links`] of `layer` to them.
+    fn linked_parents(&self, layer: &Shards<K>, f: Shards<K>) -> (Shards<K>, Links) {
+        let packed = self.keys.0.expect("links need packed keys");
+        let places = Places::new(&f, packed);
+        let hit: Vec<AtomicBool> = (0..size(&f)).map(|_| AtomicBool::new(false)).collect();
+        let mut units: Vec<(Vec<u32>, Vec<u32>)> = layer
+            .par_iter()
+            .map(|unit| {
+                let mut starts = vec![0u32; unit.len() + 1];
+                let mut to = Vec::with_capacity(8 * unit.len());
+                locate(
+                    unit,
+                    &places,
+                    packed,
+                    |pos, out| self.parents(pos, out),
+                    |i, at| {
+                        starts[i + 1] += 1;
+                        to.push(at);
+                        hit[at as usize].store(true, Ordering::Relaxed);
+                    },
+                );
+                for i in 0..unit.len() {
+                    starts[i + 1] += starts[i];
+                }
+                (starts, to)
+            })
+            .collect();
+        drop(places);
+        // The solvable positions keep the forward layer's order; `rank` renumbers them.
+        let lens: Vec<usize> = f.iter().map(Vec::len).collect();
+        let hit = split_by(&hit, &lens);
+        let kept: Vec<u32> = hit
+            .par_iter()
+            .map(|h| h.iter().filter(|x| x.load(Ordering::Relaxed)).count() as u32)
+            .collect();
+        let first: Vec<u32> = kept
+            .iter()
+            .scan(0, |n, &k| {
+                *n += k;
+                Some(*n - k)
+            })
+            .collect();
+        let mut rank = vec![0u32; lens.iter().sum()];
+        let solvable: Shards<K> = f
+            .into_par_iter()
+            .zip(hit.into_par_iter())
+            .zip(split_by_mut(&mut rank, &lens).into_par_iter())
+            .zip(first.into_par_iter().zip(kept))
+            .map(|(((t, h), r), (mut n, k))| {
+                let mut out = Vec::with_capacity(k as usize);
+                for ((x, h), r) in t.into_iter().zip(h).zip(r.iter_mut()) {
+                    *r = n;
+                    if h.load(Ordering::Relaxed) {
+                        out.push(x);
+                        n += 1;
+                    }
+                }
+                out
+            })
+            .collect();
+        units.par_iter_mut().for_each(|(_, to)| {
+            for t in to.iter_mut() {
+                *t = rank[*t as usize];
+            }
+        });
+        (solvable, Links(units))
     }
 
     /// [`Solver::meet`] when the backward side is the forward side complemented: from the
@@ -1221,13 +1332,20 @@ impl<'a, K: Bits> Solver<'a, K> {
             drop(fwd);
             return Ok(Meet::None(self.depth(opts)?));
         }
-        let mut solvable = match below {
+        // Links for the `N` pass of a half meeting, unless the table of the largest
+        // forward layer (about four times its positions' bytes) could pass the limit.
+        let linked = d == 0
+            && self.link
+            && self.keys.0.is_some()
+            && held < u64::from(u32::MAX)
+            && held.saturating_mul(4) <= opts.max_memory;
+        let (mut solvable, links) = match below {
             Some(below) => {
-                let mut s = self.back_to_start(below, m - 1, last, &mut fwd, bar);
+                let (mut s, l) = self.back_to_start(below, m - 1, last, &mut fwd, linked, bar);
                 s[m] = middle;
-                s
+                (s, l)
             }
-            None => self.back_to_start(middle, m, last, &mut fwd, bar),
+            None => self.back_to_start(middle, m, last, &mut fwd, linked, bar),
         };
         if d == 0 {
             solvable.truncate(m + 1);
@@ -1253,7 +1371,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             );
         }
         Ok(if d == 0 {
-            Meet::Half(solvable, last)
+            Meet::Half(solvable, last, links)
         } else {
             Meet::Solvable(solvable)
         })
@@ -1334,10 +1452,11 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// under `H` first): the jump sequences from the start to it, `N(c) = sum of N(p)` over
     /// its parents. Every reachable parent of a solvable position is solvable, so the
     /// solvable layers hold them all.
-    fn paths(&self, layers: &[Shards<K>]) -> Result<Vec<Vec<Vec<u128>>>> {
+    /// Where `links` holds a layer's [`Links`], its sums follow them instead.
+    fn paths(&self, layers: &[Shards<K>], links: &[Option<Links>]) -> Result<Vec<Vec<Vec<u128>>>> {
         let up: Vec<&Shards<K>> = layers.iter().collect();
         let first = layers[0].iter().map(|t| vec![1; t.len()]).collect();
-        self.sums(&up, first, |pos, out| self.parents(pos, out))
+        self.sums(&up, first, links, |pos, out| self.parents(pos, out))
     }
 
     /// `W` of the middle layer `m` of [`Meet::Half`] (the last of `half`), aligned with
@@ -1380,6 +1499,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         &self,
         half: &[Shards<K>],
         last: usize,
+        links: &[Option<Links>],
     ) -> Result<(u128, Vec<(K, u128)>)> {
         let m = half.len() - 1;
         let h = self.moves.subgroup_order();
@@ -1410,6 +1530,30 @@ impl<'a, K: Bits> Solver<'a, K> {
             None
         };
         for j in 2..=m {
+            if let Some(Some(Links(units))) = links.get(j) {
+                let prev: Vec<u128> = f.concat();
+                let next: Vec<Vec<u128>> = units
+                    .par_iter()
+                    .map(|(starts, to)| {
+                        let mut out = vec![0u128; (starts.len() - 1) * lanes];
+                        for (i, w) in starts.windows(2).enumerate() {
+                            let sum = &mut out[i * lanes..][..lanes];
+                            for &t in &to[w[0] as usize..w[1] as usize] {
+                                let from = &prev[t as usize * lanes..][..lanes];
+                                for (s, &x) in sum.iter_mut().zip(from) {
+                                    *s = add(*s, x)?;
+                                }
+                            }
+                        }
+                        Ok(out)
+                    })
+                    .collect::<Result<_>>()?;
+                if j == last - m {
+                    other = Some(lane_sums(&next)?);
+                }
+                f = next;
+                continue;
+            }
             let above: Vec<WinTable<K>> = half[j - 1]
                 .par_iter()
                 .map(|keys| {
@@ -1489,10 +1633,15 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// `m`, so the wins are the sum over that layer of `N(p) * W(p)`, each orbit counted
     /// by its size, with `W(p)` from [`Solver::middle_wins`]: only layers `0..=m` are
     /// needed.
-    fn wins_mirrored(&self, half: &[Shards<K>], last: usize) -> Result<u128> {
+    fn wins_mirrored(
+        &self,
+        half: &[Shards<K>],
+        last: usize,
+        links: &[Option<Links>],
+    ) -> Result<u128> {
         let m = half.len() - 1;
         let clock = std::time::Instant::now();
-        let n = self.paths(half)?;
+        let n = self.paths(half, links)?;
         if trace() {
             eprintln!(
                 "wins: N of {} layers ({:.2} s)",
@@ -1584,8 +1733,8 @@ impl<'a, K: Bits> Solver<'a, K> {
                 (solvable, w0, last)
             }
             // `solvable` reduces under symmetries that fix the start (`fix_start`).
-            Meet::Half(half, last) => {
-                let w0 = self.wins_mirrored(&half, last)?;
+            Meet::Half(half, last, links) => {
+                let w0 = self.wins_mirrored(&half, last, &links)?;
                 (half, w0, last)
             }
             Meet::None(layers) => (vec![vec![Vec::new(); SHARDS]; layers], 0, layers - 1),
@@ -1633,7 +1782,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         }
         let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
         let met = match self.meet(opts, &bar)? {
-            Meet::Half(half, last) if whole => Meet::Solvable(self.unmirror(half, last)),
+            Meet::Half(half, last, _) if whole => Meet::Solvable(self.unmirror(half, last)),
             met => met,
         };
         // Lanes by first jump need `H` to fix the start (it need not for a hint: `H` fixes
@@ -1642,11 +1791,11 @@ impl<'a, K: Bits> Solver<'a, K> {
         let fixed = self.moves.images(self.start, h)[..h]
             .iter()
             .all(|&x| x == self.start);
-        if let Meet::Half(half, last) = &met
+        if let Meet::Half(half, last, links) = &met
             && *last >= 2
             && fixed
         {
-            let (w0, children) = self.first_wins_mirrored(half, *last)?;
+            let (w0, children) = self.first_wins_mirrored(half, *last, links)?;
             let start = self.transforms_canon_h(self.start);
             let mut one: Vec<(Pegs, u128)> = children
                 .into_iter()
@@ -1657,8 +1806,8 @@ impl<'a, K: Bits> Solver<'a, K> {
             return Ok(vec![vec![(start.to_u128(), w0)], one]);
         }
         let solved = match met {
-            Meet::Half(half, last) => {
-                let n = self.paths(&half[..=last - (half.len() - 1)])?;
+            Meet::Half(half, last, links) => {
+                let n = self.paths(&half[..=last - (half.len() - 1)], &links)?;
                 let top = self.middle_wins(&half, last, &n[last - (half.len() - 1)]);
                 let wins = self.wins_from(&half, top)?;
                 Some((half, wins))
@@ -2008,8 +2157,9 @@ enum Meet<K> {
     Solvable(Vec<Shards<K>>),
     /// The goal is the start's complement ([`Solver::meet_mirrored`]): the solvable
     /// positions of layers `0..=m` only, and the last layer's number; layer `j > m` is the
-    /// complements of layer `last - j`.
-    Half(Vec<Shards<K>>, usize),
+    /// complements of layer `last - j`. Then the [`Links`] of each layer to the one before,
+    /// where [`Solver::back_to_start`] recorded them.
+    Half(Vec<Shards<K>>, usize, Vec<Option<Links>>),
     /// No position is solvable; the number of layers of reachable positions.
     None(usize),
 }
@@ -2326,6 +2476,159 @@ fn probe<K: Bits>(
     Ok(())
 }
 
+/// `v` cut into consecutive slices of lengths `lens`.
+fn split_by<'a, T>(mut v: &'a [T], lens: &[usize]) -> Vec<&'a [T]> {
+    lens.iter()
+        .map(|&n| {
+            let (part, rest) = v.split_at(n);
+            v = rest;
+            part
+        })
+        .collect()
+}
+
+/// [`split_by`] for a mutable slice.
+fn split_by_mut<'a, T>(mut v: &'a mut [T], lens: &[usize]) -> Vec<&'a mut [T]> {
+    lens.iter()
+        .map(|&n| {
+            let (part, rest) = std::mem::take(&mut v).split_at_mut(n);
+            v = rest;
+            part
+        })
+        .collect()
+}
+
+/// Where each position of a layer is, by its packed key ([`Keys`]): per shard, open
+/// addressing with linear probing, at most half full, every shard's table in one
+/// allocation. A slot holds the packed key (high half) and the position's index in the
+/// layer, flattened shard by shard, plus one (low half); zero marks an empty slot.
+struct Places {
+    slots: Vec<u64>,
+    /// Per shard: its first slot and the shift of its hash.
+    shards: Vec<(usize, u32)>,
+}
+
+impl Places {
+    /// The places of `layer`'s positions (fewer than `u32::MAX`).
+    fn new<K: Bits>(layer: &Shards<K>, packed: Packed) -> Places {
+        debug_assert!(size(layer) < u32::MAX as usize);
+        let mut shards = Vec::with_capacity(layer.len());
+        let mut total = 0;
+        for t in layer {
+            let n = (2 * t.len()).next_power_of_two().max(16);
+            shards.push((total, 64 - n.trailing_zeros()));
+            total += n;
+        }
+        let mut slots = vec![0u64; total];
+        let lens: Vec<usize> = shards
+            .iter()
+            .zip(shards.iter().skip(1).map(|s| s.0).chain([total]))
+            .map(|(s, end)| end - s.0)
+            .collect();
+        let mut base = 0u32;
+        let parts: Vec<_> = split_by_mut(&mut slots, &lens)
+            .into_iter()
+            .zip(layer)
+            .zip(&shards)
+            .map(|((part, t), &(_, shift))| {
+                base += t.len() as u32;
+                (part, t, base - t.len() as u32, shift)
+            })
+            .collect();
+        parts.into_par_iter().for_each(|(part, t, base, shift)| {
+            let mask = part.len() - 1;
+            for (i, &pos) in t.iter().enumerate() {
+                let key = packed.split(pos.to_u128() as u64).1;
+                let mut at = Self::index(key, shift);
+                while part[at] != 0 {
+                    at = (at + 1) & mask;
+                }
+                part[at] = u64::from(key) << 32 | u64::from(base + i as u32 + 1);
+            }
+        });
+        Places { slots, shards }
+    }
+
+    #[inline]
+    fn index(key: u32, shift: u32) -> usize {
+        (u64::from(key).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> shift) as usize
+    }
+
+    #[inline]
+    fn prefetch(&self, (shard, key): (usize, u32)) {
+        let (first, shift) = self.shards[shard];
+        crate::count::prefetch(
+            self.slots
+                .as_ptr()
+                .wrapping_add(first + Self::index(key, shift)),
+        );
+    }
+
+    /// The index of the position of packed key `(shard, key)`, if the layer holds it.
+    #[inline]
+    fn get(&self, (shard, key): (usize, u32)) -> Option<u32> {
+        let (first, shift) = self.shards[shard];
+        let mask = (1usize << (64 - shift)) - 1;
+        let mut i = Self::index(key, shift);
+        loop {
+            let s = self.slots[first + i];
+            if s == 0 {
+                return None;
+            }
+            if (s >> 32) as u32 == key {
+                return Some(s as u32 - 1);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+/// The solvable parents of the positions of a solvable layer, per shard of the layer:
+/// `(starts, to)`, position `i`'s parents being `to[starts[i]..starts[i + 1]]`, each an
+/// index into the solvable layer before (flattened shard by shard), once per un-jump
+/// ([`Solver::back_to_start`]).
+struct Links(Vec<(Vec<u32>, Vec<u32>)>);
+
+/// For each position `unit[i]`, looks up in `places` the keys that `keys(pos, out)`
+/// pushes, and calls `found(i, index)` for each key held, in the order of the positions.
+/// As [`probe`], the keys of a block of positions are listed first, and the slot of each
+/// is fetched [`PROBE_AHEAD`] keys before it is looked up. (No [`KeyFilter`] first: about
+/// half the keys are held, and building the filter cost more than it saved.)
+fn locate<K: Bits>(
+    unit: &[K],
+    places: &Places,
+    packed: Packed,
+    mut keys: impl FnMut(K, &mut Vec<K>),
+    mut found: impl FnMut(usize, u32),
+) {
+    const BLOCK: usize = 32;
+    let mut buf: Vec<K> = Vec::with_capacity(BLOCK * 16);
+    let mut split: Vec<((usize, u32), u32)> = Vec::with_capacity(BLOCK * 16);
+    for (b, block) in unit.chunks(BLOCK).enumerate() {
+        split.clear();
+        for (i, &pos) in block.iter().enumerate() {
+            buf.clear();
+            keys(pos, &mut buf);
+            let owner = (b * BLOCK + i) as u32;
+            split.extend(
+                buf.iter()
+                    .map(|&k| (packed.split(k.to_u128() as u64), owner)),
+            );
+        }
+        for &(k, _) in split.iter().take(PROBE_AHEAD) {
+            places.prefetch(k);
+        }
+        for (n, &(k, i)) in split.iter().enumerate() {
+            if let Some(&(later, _)) = split.get(n + PROBE_AHEAD) {
+                places.prefetch(later);
+            }
+            if let Some(at) = places.get(k) {
+                found(i as usize, at);
+            }
+        }
+    }
+}
+
 /// How many keys ahead [`probe`] fetches a slot.
 const PROBE_AHEAD: usize = 16;
 
@@ -2622,6 +2925,37 @@ mod tests {
                     whole.solvable(&opts).unwrap()
                 );
             }
+        }
+    }
+
+    /// The `N` pass along the links that the back pass records gives what probing the
+    /// layers gives: solvable counts, wins and the first jumps' `W` (a hint from the
+    /// start), in games of an odd (english, tri:5) and an even (rect-diag) number of jumps.
+    #[test]
+    fn links_and_probes_count_alike() {
+        let opts = SolveOptions::default();
+        for (spec, finish) in [
+            ("english", "d4"),
+            ("tri:5", "a1"),
+            ("boards/rect-diag.txt", "a1"),
+        ] {
+            let b = Board::from_spec(&format!("{}/{spec}", env!("CARGO_MANIFEST_DIR")))
+                .or_else(|_| Board::from_spec(spec))
+                .unwrap();
+            let finish = Finish::parse(&b, Some(finish)).unwrap();
+            let start = b.default_start();
+            let linked: Solver<u64> = Solver::new(&b, start, finish, true);
+            let mut probed: Solver<u64> = Solver::new(&b, start, finish, true);
+            probed.link = false;
+            let want = probed.solvable_meet(&opts).unwrap();
+            assert!(want.wins > 0, "{spec}");
+            assert_eq!(linked.solvable_meet(&opts).unwrap(), want, "{spec}");
+            let linked: Solver<u64> = Solver::new(&b, start, finish, false);
+            let mut probed: Solver<u64> = Solver::new(&b, start, finish, false);
+            probed.link = false;
+            let want = probed.table(&opts, false).unwrap();
+            assert_eq!(want[0][0].1, linked.solvable_meet(&opts).unwrap().wins);
+            assert_eq!(linked.table(&opts, false).unwrap(), want, "{spec}");
         }
     }
 
