@@ -1310,25 +1310,28 @@ impl<'a, K: Bits> Solver<'a, K> {
             fwd.push(next);
             bar.inc(1);
         }
+        // A half meeting of an odd number of jumps keeps no middle layer: it is the
+        // complements of the solvable layer `last - m` ([`Solver::unmirror`]), and the
+        // wins and the counts come from that layer ([`Solver::wins_mirrored`]).
         let (below, middle) = if odd {
             let below = self.meetings(&fwd.pop().expect("layer last - m"));
-            let middle = self.complements(&below);
             bar.inc(2);
+            let middle = (d > 0).then(|| self.complements(&below));
             (Some(below), middle)
         } else {
             // Layer `last - m` is the middle itself.
             let f = fwd.pop().expect("the middle layer");
             let mirror = self.complements(&f);
-            (None, intersect(f, &mirror))
+            (None, Some(intersect(f, &mirror)))
         };
+        let found = middle.as_ref().or(below.as_ref()).map_or(0, size);
         if trace() {
             eprintln!(
-                "meet: middle layer {m} holds {} solvable positions ({:.2} s)",
-                size(&middle),
+                "meet: middle layer {m} holds {found} solvable positions ({:.2} s)",
                 clock.elapsed().as_secs_f64()
             );
         }
-        if size(&middle) == 0 {
+        if found == 0 {
             drop(fwd);
             return Ok(Meet::None(self.depth(opts)?));
         }
@@ -1342,13 +1345,18 @@ impl<'a, K: Bits> Solver<'a, K> {
         let (mut solvable, links) = match below {
             Some(below) => {
                 let (mut s, l) = self.back_to_start(below, m - 1, last, &mut fwd, linked, bar);
-                s[m] = middle;
+                if let Some(middle) = middle {
+                    s[m] = middle;
+                }
                 (s, l)
             }
-            None => self.back_to_start(middle, m, last, &mut fwd, linked, bar),
+            None => {
+                let middle = middle.expect("an even number of jumps");
+                self.back_to_start(middle, m, last, &mut fwd, linked, bar)
+            }
         };
         if d == 0 {
-            solvable.truncate(m + 1);
+            solvable.truncate(last / 2 + 1);
         } else {
             for j in m + 1..=last {
                 solvable[j] = if last - j >= d {
@@ -1366,7 +1374,11 @@ impl<'a, K: Bits> Solver<'a, K> {
                  {m}; {} solvable positions {} ({:.2} s)",
                 last - d,
                 solvable.iter().map(size).sum::<usize>(),
-                if d == 0 { "up to the middle" } else { "in all" },
+                if d == 0 {
+                    "up to layer last / 2"
+                } else {
+                    "in all"
+                },
                 clock.elapsed().as_secs_f64()
             );
         }
@@ -1417,7 +1429,17 @@ impl<'a, K: Bits> Solver<'a, K> {
         intersect(found, layer)
     }
 
-    /// Every solvable layer from [`Meet::Half`]: the layers after the middle are the
+    /// The layers of [`Meet::Half`] up to the middle layer `last - last / 2`, which a game
+    /// of an odd number of jumps leaves out: the complements of layer `last / 2`.
+    fn with_middle(&self, mut half: Vec<Shards<K>>, last: usize) -> Vec<Shards<K>> {
+        if half.len() <= last - last / 2 {
+            let c = self.complements(&half[last / 2]);
+            half.push(c);
+        }
+        half
+    }
+
+    /// Every solvable layer from [`Meet::Half`]: the layers after `last / 2` are the
     /// complements of those as far before the end.
     fn unmirror(&self, mut half: Vec<Shards<K>>, last: usize) -> Vec<Shards<K>> {
         for j in half.len()..=last {
@@ -1629,17 +1651,26 @@ impl<'a, K: Bits> Solver<'a, K> {
     }
 
     /// The winning sequences from the start when the goal is the start's complement and
-    /// `H` fixes the start: a game passes through one position `p` of the middle layer
-    /// `m`, so the wins are the sum over that layer of `N(p) * W(p)`, each orbit counted
-    /// by its size, with `W(p)` from [`Solver::middle_wins`]: only layers `0..=m` are
-    /// needed.
+    /// `H` fixes the start, from the solvable layers `0..=k` (`k = last / 2`, [`Meet::Half`])
+    /// and their `N`. A game from `p` to the goal is, complemented and reversed, a game from
+    /// the start to the complement of `p`, so `W(p) = N(complement of p)`. With an even
+    /// number of jumps, a game passes through one position `q` of the middle layer `k`:
+    /// the wins are the sum over that layer of `N(q) * W(q)`. With an odd number, it passes
+    /// through one position `r` of the middle layer `k + 1`, the complement of one `q` of
+    /// layer `k`: `W(r) = N(q)`, and `N(r)` is the sum of `N` over the complements of
+    /// `q`'s children (an un-jump of `r` is the complement of a jump of `q`, and a
+    /// reachable parent of `r` is solvable, so layer `k` holds it). Either way each `q`
+    /// counts once per position of its orbit (a complement's orbit is as large), and
+    /// both factors are looked up in layer `k`, one probe per child: no middle layer, no
+    /// `N` of it.
     fn wins_mirrored(
         &self,
         half: &[Shards<K>],
         last: usize,
         links: &[Option<Links>],
     ) -> Result<u128> {
-        let m = half.len() - 1;
+        let k = half.len() - 1;
+        debug_assert_eq!(k, last / 2);
         let clock = std::time::Instant::now();
         let n = self.paths(half, links)?;
         if trace() {
@@ -1649,15 +1680,44 @@ impl<'a, K: Bits> Solver<'a, K> {
                 clock.elapsed().as_secs_f64()
             );
         }
-        let w = self.middle_wins(half, last, &n[last - m]);
+        let full = K::from_u128(self.board.full());
         let h = self.moves.subgroup_order();
-        let total = half[m]
+        let even = last == 2 * k;
+        let tables: Vec<WinTable<K>> = half[k]
             .par_iter()
-            .zip(n[m].par_iter().zip(w.par_iter()))
-            .map(|(unit, (counts, wins))| {
+            .zip(n[k].par_iter())
+            .map(|(keys, n)| WinTable::new(keys, n))
+            .collect();
+        let filter = KeyFilter::new(half[k].iter().flatten().copied());
+        let total = half[k]
+            .par_iter()
+            .zip(n[k].par_iter())
+            .map(|(unit, counts)| {
+                // The other factor of each position: `W(q)`, or `N` of the middle's `r`.
+                let mut other = vec![0u128; unit.len()];
+                probe(
+                    unit,
+                    &tables,
+                    &filter,
+                    &self.keys,
+                    |q, out| {
+                        if even {
+                            out.push(self.transforms_canon_h(full ^ q));
+                        } else {
+                            let img = self.moves.images(q, h);
+                            self.moves.each_jump(q, |j| {
+                                out.push(full ^ self.moves.largest_child(&img, j))
+                            });
+                        }
+                    },
+                    |i, _, x| {
+                        other[i] = add(other[i], x)?;
+                        Ok(())
+                    },
+                )?;
                 let mut total = 0u128;
-                for ((&pos, &before), &after) in unit.iter().zip(counts).zip(wins) {
-                    let size = self.orbit_size(&self.moves.images(pos, h), pos);
+                for ((&q, &before), &after) in unit.iter().zip(counts).zip(&other) {
+                    let size = self.orbit_size(&self.moves.images(q, h), q);
                     let term = (size as u128)
                         .checked_mul(before)
                         .and_then(|x| x.checked_mul(after))
@@ -1671,7 +1731,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             .try_reduce(|| 0, add);
         if trace() {
             eprintln!(
-                "wins: the middle's W and the total ({:.2} s)",
+                "wins: the middle's N and W and the total ({:.2} s)",
                 clock.elapsed().as_secs_f64()
             );
         }
@@ -1783,6 +1843,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
         let met = match self.meet(opts, &bar)? {
             Meet::Half(half, last, _) if whole => Meet::Solvable(self.unmirror(half, last)),
+            Meet::Half(half, last, links) => Meet::Half(self.with_middle(half, last), last, links),
             met => met,
         };
         // Lanes by first jump need `H` to fix the start (it need not for a hint: `H` fixes
@@ -2156,9 +2217,11 @@ enum Meet<K> {
     /// The solvable positions of every layer from the start's to the goal's.
     Solvable(Vec<Shards<K>>),
     /// The goal is the start's complement ([`Solver::meet_mirrored`]): the solvable
-    /// positions of layers `0..=m` only, and the last layer's number; layer `j > m` is the
-    /// complements of layer `last - j`. Then the [`Links`] of each layer to the one before,
-    /// where [`Solver::back_to_start`] recorded them.
+    /// positions of layers `0..=last / 2` only, and the last layer's number; layer
+    /// `j > last / 2` is the complements of layer `last - j` ([`Solver::unmirror`], and
+    /// [`Solver::with_middle`] for the middle layer of an odd number of jumps). Then the
+    /// [`Links`] of each layer to the one before, where [`Solver::back_to_start`] recorded
+    /// them.
     Half(Vec<Shards<K>>, usize, Vec<Option<Links>>),
     /// No position is solvable; the number of layers of reachable positions.
     None(usize),
