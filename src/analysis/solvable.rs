@@ -13,9 +13,11 @@
 //! holds). When the goal is the start's complement (english centre to centre: one peg on
 //! d4 is the complement of the board with d4 empty), the backward side is the forward side
 //! complemented, so only the forward side grows, and the solvable layers after the middle
-//! are the complements of those before it (`Solver::mirrored`); then only layers up to the
-//! middle are built at all: `W` of the middle layer is `N` (sequences from the start) of the
-//! complements, and the wins are the sum of `N * W` over the middle layer. Without cuts the
+//! are the complements of those before it (`Solver::mirrored`); then only layers up to
+//! `last / 2` are built at all: `W` of a position is `N` (sequences from the start) of its
+//! complement, and the wins are the sum of `N * W` over the middle layer, read off layer
+//! `last / 2` (`Solver::wins_mirrored`). The back pass records each solvable position's
+//! parents there (`Links`), so the `N` pass sums without a probe. Without cuts the
 //! mirror may also begin `d` jumps in (`Solver::mirrors_from`: english `--finish any`
 //! from `d = 1`); from there the backward layers are taken as complements, not grown.
 //!
