@@ -1518,7 +1518,8 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// lanes is `N`). As in [`Solver::wins_mirrored`], the
     /// wins through the orbit of child `c` are the sum over the middle layer of lane `c`
     /// times `W`, each orbit counted by its size; divided by the size of `c`'s orbit, they
-    /// are `W(c)`.
+    /// are `W(c)`. `half` must hold the middle layer ([`Solver::with_middle`]); where
+    /// `links` holds a layer's [`Links`], the lanes are summed along them, without a probe.
     fn first_wins_mirrored(
         &self,
         half: &[Shards<K>],
