@@ -728,22 +728,8 @@ impl<'a, K: Bits> Solver<'a, K> {
         let mut sums: Vec<Vec<Vec<u128>>> = Vec::with_capacity(layers.len());
         sums.push(first);
         for j in 1..layers.len() {
-            if let Some(Some(Links(units))) = links.get(j) {
-                let prev: Vec<u128> = sums[j - 1].concat();
-                let layer = units
-                    .par_iter()
-                    .map(|(starts, to)| {
-                        starts
-                            .windows(2)
-                            .map(|w| {
-                                to[w[0] as usize..w[1] as usize]
-                                    .iter()
-                                    .try_fold(0, |a, &t| add(a, prev[t as usize]))
-                            })
-                            .collect::<Result<Vec<u128>>>()
-                    })
-                    .collect::<Result<_>>()?;
-                sums.push(layer);
+            if let Some(Some(l)) = links.get(j) {
+                sums.push(l.sum(&sums[j - 1], 1)?);
                 continue;
             }
             // The previous layer and its values, as hash tables: one probe per neighbour.
@@ -1555,24 +1541,8 @@ impl<'a, K: Bits> Solver<'a, K> {
             None
         };
         for j in 2..=m {
-            if let Some(Some(Links(units))) = links.get(j) {
-                let prev: Vec<u128> = f.concat();
-                let next: Vec<Vec<u128>> = units
-                    .par_iter()
-                    .map(|(starts, to)| {
-                        let mut out = vec![0u128; (starts.len() - 1) * lanes];
-                        for (i, w) in starts.windows(2).enumerate() {
-                            let sum = &mut out[i * lanes..][..lanes];
-                            for &t in &to[w[0] as usize..w[1] as usize] {
-                                let from = &prev[t as usize * lanes..][..lanes];
-                                for (s, &x) in sum.iter_mut().zip(from) {
-                                    *s = add(*s, x)?;
-                                }
-                            }
-                        }
-                        Ok(out)
-                    })
-                    .collect::<Result<_>>()?;
+            if let Some(Some(l)) = links.get(j) {
+                let next = l.sum(&f, lanes)?;
                 if j == last - m {
                     other = Some(lane_sums(&next)?);
                 }
@@ -2654,6 +2624,30 @@ impl Places {
 /// index into the solvable layer before (flattened shard by shard), once per un-jump
 /// ([`Solver::back_to_start`]).
 struct Links(Vec<(Vec<u32>, Vec<u32>)>);
+
+impl Links {
+    /// Per shard of the layer, each position's `lanes` values: the sums of its parents'
+    /// (`before`, per shard of the layer before, `lanes` values a position).
+    fn sum(&self, before: &[Vec<u128>], lanes: usize) -> Result<Vec<Vec<u128>>> {
+        let prev: Vec<u128> = before.concat();
+        self.0
+            .par_iter()
+            .map(|(starts, to)| {
+                let mut out = vec![0u128; (starts.len() - 1) * lanes];
+                for (i, w) in starts.windows(2).enumerate() {
+                    let sum = &mut out[i * lanes..][..lanes];
+                    for &t in &to[w[0] as usize..w[1] as usize] {
+                        let from = &prev[t as usize * lanes..][..lanes];
+                        for (s, &x) in sum.iter_mut().zip(from) {
+                            *s = add(*s, x)?;
+                        }
+                    }
+                }
+                Ok(out)
+            })
+            .collect()
+    }
+}
 
 /// For each position `unit[i]`, looks up in `places` the keys that `keys(pos, out)`
 /// pushes, and calls `found(i, index)` for each key held, in the order of the positions.
