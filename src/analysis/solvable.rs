@@ -13,7 +13,9 @@
 //! holds). When the goal is the start's complement (english centre to centre: one peg on
 //! d4 is the complement of the board with d4 empty), the backward side is the forward side
 //! complemented, so only the forward side grows, and the solvable layers after the middle
-//! are the complements of those before it (`Solver::mirrored`); then only layers up to
+//! are the complements of those before it (`Solver::mirrored`; "complement" may also be
+//! the complement moved by a symmetry of the board that takes the goal's complement to the
+//! start, as for french d2 to d6, `Solver::with_mirror`); then only layers up to
 //! `last / 2` are built at all: `W` of a position is `N` (sequences from the start) of its
 //! complement, and the wins are the sum of `N * W` over the middle layer, read off layer
 //! `last / 2` (`Solver::wins_mirrored`). The back pass records each solvable position's
@@ -63,7 +65,7 @@ use crate::error::{Error, Result, add};
 use crate::geometry::bits::{Bits, Packed};
 use crate::geometry::board::{Board, Jump, Pegs, bit};
 use crate::geometry::moves::MoveTable;
-use crate::geometry::symmetry::Symmetry;
+use crate::geometry::symmetry::{Symmetry, Transforms};
 use crate::output::files::csv_bytes;
 use crate::output::progress;
 use rayon::prelude::*;
@@ -468,6 +470,11 @@ struct Solver<'a, K: Bits> {
     /// packed and the memory allows ([`Solver::back_to_start`]); tests turn it off to
     /// compare with the probes.
     link: bool,
+    /// When the goal's complement is the start up to a symmetry `t` of the board
+    /// ([`Solver::mirror_of`]): `None` when `t` is the identity (english d4 to d4),
+    /// otherwise `Some` of `t` (french d2 to d6: the top-bottom flip). `Solver::mirrored`
+    /// meetings then take `t` of a position's complement for its complement.
+    mirror: Option<Option<(Symmetry, Transforms<K>)>>,
 }
 
 impl<'a, K: Bits> Solver<'a, K> {
@@ -495,6 +502,66 @@ impl<'a, K: Bits> Solver<'a, K> {
             cuts: std::sync::OnceLock::new(),
             keys: Keys::new(board.holes()),
             link: true,
+            mirror: None,
+        }
+        .with_mirror()
+    }
+
+    /// Sets [`Solver::mirror`]: a symmetry `t` of the board that maps the goal's
+    /// complement into the start's orbit under `H`, the identity if it does. A game from
+    /// `p` to the goal is, complemented, reversed and moved by `t`, a game from the start
+    /// to `t(complement of p)`: the positions that reach the goal in `k` jumps are those
+    /// whose `t`-complements are reachable in `k` jumps. Canonical forms carry over when
+    /// `t` maps `H`-orbits onto `H`-orbits (`t H = H t`) and `t` twice is in `H`: then `t`
+    /// of a complement, taken twice, gives back the position's orbit, and layer
+    /// `last - j` of the solvable positions is the `t`-complements of layer `j`.
+    fn with_mirror(mut self) -> Self {
+        let goal = self.goal.to_u128();
+        if goal.count_ones() != 1 {
+            return self;
+        }
+        let canon = |x: Pegs| {
+            self.h
+                .iter()
+                .map(|s| self.board.transform(s, x))
+                .min()
+                .unwrap_or(x)
+        };
+        let same = |a: &Symmetry, b: &Symmetry| a.perm() == b.perm();
+        let in_h = |a: &Symmetry| self.h.iter().any(|b| same(a, b));
+        let start = canon(self.start.to_u128());
+        let flipped = self.board.full() ^ goal;
+        let found = self.board.symmetries().iter().find(|t| {
+            canon(self.board.transform(t, flipped)) == start
+                && in_h(&t.compose(t))
+                && self
+                    .h
+                    .iter()
+                    .all(|a| self.h.iter().any(|b| same(&t.compose(a), &b.compose(t))))
+        });
+        self.mirror = found.map(|t| {
+            (!t.is_identity()).then(|| (t.clone(), Transforms::new(&[t], self.board.holes())))
+        });
+        self
+    }
+
+    /// `t` of the complement of `pos` ([`Solver::mirror`]), not canonical.
+    #[inline]
+    fn mirror_image(&self, pos: K) -> K {
+        let full = K::from_u128(self.board.full());
+        match &self.mirror {
+            Some(Some((_, t))) => full ^ t.apply(0, pos),
+            _ => full ^ pos,
+        }
+    }
+
+    /// The position whose children [`MoveTable::largest_child`] complements for the
+    /// `t`-complements of `pos`'s children: `t(pos)`, whose children are `t` of `pos`'s.
+    #[inline]
+    fn mirror_parent(&self, pos: K) -> K {
+        match &self.mirror {
+            Some(Some((_, t))) => t.apply(0, pos),
+            _ => pos,
         }
     }
 
@@ -967,11 +1034,23 @@ impl<'a, K: Bits> Solver<'a, K> {
                 sampled_cuts(self.board, &q, &samples, &self.h, max)
             },
         );
+        // With `t` ([`Solver::mirror`]), `p` is reachable only if `complement of t⁻¹(p)`
+        // can reach the goal: hole `t(i)` weighs minus what hole `i` weighs ahead.
         let bwd = if mirrored {
+            let perm: Vec<usize> = match &self.mirror {
+                Some(Some((t, _))) => t.perm().to_vec(),
+                _ => (0..self.board.holes()).collect(),
+            };
             fwd.iter()
-                .map(|c| crate::geometry::pagoda::Cut {
-                    weights: c.weights.iter().map(|&x| -x).collect(),
-                    threshold: c.threshold - c.weights.iter().sum::<i64>(),
+                .map(|c| {
+                    let mut weights = vec![0; c.weights.len()];
+                    for (i, &x) in c.weights.iter().enumerate() {
+                        weights[perm[i]] = -x;
+                    }
+                    crate::geometry::pagoda::Cut {
+                        weights,
+                        threshold: c.threshold - c.weights.iter().sum::<i64>(),
+                    }
                 })
                 .collect()
         } else {
@@ -1105,21 +1184,17 @@ impl<'a, K: Bits> Solver<'a, K> {
         Ok(Meet::Solvable(solvable))
     }
 
-    /// Whether the goal is the start's complement: one goal position whose complement is the
-    /// start up to the symmetries. A jump backwards on a position is a jump forwards on its
-    /// complement, so the positions that reach the goal in `k` jumps are then the
-    /// complements of those reachable in `k` jumps from the start (english centre to
-    /// centre), and the solvable positions `k` jumps before the end are the complements of
-    /// those `k` jumps after the start.
+    /// Whether the goal is the start's complement up to a symmetry ([`Solver::mirror`]):
+    /// one goal position in the start's class, whose complement some symmetry `t` (with
+    /// `t H = H t` and `t` twice in `H`) maps to the start. A jump backwards on a position
+    /// is a jump forwards on its complement, so the positions that reach the goal in `k`
+    /// jumps are then the `t`-complements of those reachable in `k` jumps from the start
+    /// (english centre to centre, `t` the identity; french d2 to d6, `t` the top-bottom
+    /// flip), and the solvable positions `k` jumps before the end are the `t`-complements
+    /// of those `k` jumps after the start.
     fn mirrored(&self, goals: &Shards<K>) -> bool {
-        let full = K::from_u128(self.board.full());
         let mut all = goals.iter().flatten();
-        match (all.next(), all.next()) {
-            (Some(&g), None) => {
-                self.transforms_canon_h(full ^ g) == self.transforms_canon_h(self.start)
-            }
-            _ => false,
-        }
+        self.mirror.is_some() && matches!((all.next(), all.next()), (Some(_), None))
     }
 
     /// Whether backward layer `last - d` (`bwd`) is the complements of forward layer `d`
@@ -1130,15 +1205,20 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// english `--finish any` mirrors from `d = 1`: the one-peg goals of the centre's
     /// class, un-jumped once, are the complements of the centre start's children.
     fn mirrors_from(&self, fwd: &Shards<K>, bwd: &Shards<K>) -> bool {
-        size(fwd) == size(bwd) && self.complements(fwd) == *bwd
+        let full = K::from_u128(self.board.full());
+        size(fwd) == size(bwd) && self.images_of(fwd, |pos| full ^ pos) == *bwd
     }
 
-    /// The canonical complements of a layer's positions, as a layer.
+    /// The canonical `t`-complements of a layer's positions ([`Solver::mirror_image`]),
+    /// as a layer.
     fn complements(&self, layer: &Shards<K>) -> Shards<K> {
-        let full = K::from_u128(self.board.full());
+        self.images_of(layer, |pos| self.mirror_image(pos))
+    }
+
+    /// The canonical forms of `f` of a layer's positions, as a layer.
+    fn images_of(&self, layer: &Shards<K>, f: impl Fn(K) -> K + Sync) -> Shards<K> {
         self.step(layer, |pos, out, _: &mut ()| {
-            let c = self.transforms_canon_h(full ^ pos);
-            out.push(c);
+            out.push(self.transforms_canon_h(f(pos)));
         })
         .0
     }
@@ -1381,6 +1461,8 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// of jumps and the backward side mirrors the forward side: a position `q` of the
     /// layer is solvable when the complement of `q` is reachable, a child of a position
     /// `p` of the same layer. (The same jump then takes `q` to the complement of `p`.)
+    /// With a symmetry `t` ([`Solver::mirror`]) the complements are `t`-complements, and the
+    /// children those of `t(q)` ([`Solver::mirror_parent`]).
     /// Each child's complement is found in canonical form from the parent's images
     /// ([`MoveTable::largest_child`]) and kept only if a filter of the layer may hold it,
     /// then the few kept are intersected with the layer.
@@ -1402,6 +1484,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         let (found, _) = self.step_with(
             layer,
             |pos, out, pending: &mut Vec<K>| {
+                let pos = self.mirror_parent(pos);
                 let img = self.moves.images(pos, h);
                 self.moves.each_jump(pos, |j| {
                     let q = full ^ self.moves.largest_child(&img, j);
@@ -1476,7 +1559,6 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// of at least layers `0..=last - m`).
     fn middle_wins(&self, half: &[Shards<K>], last: usize, n: &[Vec<u128>]) -> Vec<Vec<u128>> {
         let m = half.len() - 1;
-        let full = K::from_u128(self.board.full());
         let other: Vec<WinTable<K>> = half[last - m]
             .par_iter()
             .zip(n.par_iter())
@@ -1487,7 +1569,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             .map(|unit| {
                 unit.iter()
                     .map(|&pos| {
-                        let c = self.transforms_canon_h(full ^ pos);
+                        let c = self.transforms_canon_h(self.mirror_image(pos));
                         other[self.keys.shard(c)].get(c).unwrap_or(0)
                     })
                     .collect()
@@ -1675,8 +1757,9 @@ impl<'a, K: Bits> Solver<'a, K> {
                     &self.keys,
                     |q, out| {
                         if even {
-                            out.push(self.transforms_canon_h(full ^ q));
+                            out.push(self.transforms_canon_h(self.mirror_image(q)));
                         } else {
+                            let q = self.mirror_parent(q);
                             let img = self.moves.images(q, h);
                             self.moves.each_jump(q, |j| {
                                 out.push(full ^ self.moves.largest_child(&img, j))
@@ -2991,6 +3074,68 @@ mod tests {
     /// The `N` pass along the links that the back pass records gives what probing the
     /// layers gives: solvable counts, wins and the first jumps' `W` (a hint from the
     /// start), in games of an odd (english, tri:5) and an even (rect-diag) number of jumps.
+    #[test]
+    fn mirrors_by_a_symmetry_meet_as_two_sides_do() {
+        let opts = SolveOptions::default();
+        let solver = |spec: &str, hole: &str, finish: &str, fix_start: bool| {
+            let b = Board::from_spec(spec).unwrap();
+            let start = b.start_with_empty(&[b.hole(hole).unwrap()]);
+            let finish = Finish::parse(&b, Some(finish)).unwrap();
+            (b, start, finish, fix_start)
+        };
+        // Which meetings are mirrored, and by what.
+        let mirror = |spec: &str, hole: &str, finish: &str| {
+            let (b, start, finish, _) = solver(spec, hole, finish, true);
+            let s: Solver<u64> = Solver::new(&b, start, finish, true);
+            s.mirror.as_ref().map(|t| {
+                t.as_ref().map(|(t, _)| {
+                    let h = b.hole(hole).unwrap();
+                    b.hole_name(t.perm()[h])
+                })
+            })
+        };
+        assert_eq!(mirror("english", "d4", "d4"), Some(None));
+        assert_eq!(mirror("french", "d2", "d6"), Some(Some("d6".to_string())));
+        assert_eq!(mirror("english", "c1", "c7"), Some(Some("c7".to_string())));
+        assert_eq!(mirror("tri:5", "a1", "c5"), None);
+        // The same answers as the two-sided meeting, for `solvable` and for hints.
+        for (spec, hole, finish) in [
+            ("tri:5", "a2", "d5"),
+            ("tri:6", "a2", "a5"),
+            ("tri:6", "a3", "d6"),
+        ] {
+            for fix_start in [true, false] {
+                let (b, start, finish, _) = solver(spec, hole, finish, fix_start);
+                let mirrored: Solver<u64> = Solver::new(&b, start, finish, fix_start);
+                assert!(matches!(mirrored.mirror, Some(Some(_))), "{spec} {hole}");
+                let mut plain: Solver<u64> = Solver::new(&b, start, finish, fix_start);
+                plain.mirror = None;
+                if fix_start {
+                    let want = plain.solvable_meet(&opts).unwrap();
+                    assert!(want.wins > 0, "{spec} {hole}");
+                    assert_eq!(
+                        mirrored.solvable_meet(&opts).unwrap(),
+                        want,
+                        "{spec} {hole}"
+                    );
+                    // Without links the back pass cuts parents by the mirrored cuts.
+                    let mut probed: Solver<u64> = Solver::new(&b, start, finish, fix_start);
+                    probed.link = false;
+                    assert_eq!(probed.solvable_meet(&opts).unwrap(), want, "{spec} {hole}");
+                }
+                // Without `whole`, a mirrored table holds the start and its children.
+                for whole in [false, true] {
+                    let (got, want) = (
+                        mirrored.table(&opts, whole).unwrap(),
+                        plain.table(&opts, whole).unwrap(),
+                    );
+                    let n = if whole { want.len() } else { 2 };
+                    assert_eq!(got[..n], want[..n], "{spec} {hole} {fix_start} {whole}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn links_and_probes_count_alike() {
         let opts = SolveOptions::default();

@@ -251,6 +251,11 @@ fn small_boards_match_brute_force() {
     check_against_brute("tri:6", "b3", None);
     check_against_brute("tri:6", "c5", Some("c5"));
     check_against_brute("tri:6", "b4", Some("f6"));
+    // The goal's complement is the start moved by a symmetry outside `H` (a reflection):
+    // a mirrored meeting through that symmetry.
+    check_against_brute("tri:5", "a2", Some("d5"));
+    check_against_brute("tri:6", "a2", Some("a5"));
+    check_against_brute("tri:6", "a3", Some("d6"));
     let rect = rectangle();
     let rect = rect.path().to_str().unwrap();
     check_against_brute(rect, "c3", None);
