@@ -466,12 +466,13 @@ struct Solver<'a, K: Bits> {
     cuts: std::sync::OnceLock<[Option<Pruner>; 2]>,
     /// How a position names its shard, and what of it a shard's buffers keep.
     keys: Keys,
-    /// Whether a half meeting records [`Links`] for the `N` pass, where the keys are
-    /// packed and the memory allows ([`Solver::back_to_start`]); tests turn it off to
+    /// The largest table of a forward layer ([`Places`], in bytes) for which a half
+    /// meeting records [`Links`] for the `N` pass ([`Solver::links_pay`]): [`LINK_CACHE`];
+    /// tests set 0 (no links) or a small size (links for the small layers only) to
     /// compare with the probes.
-    link: bool,
+    link_cache: usize,
     /// When the goal's complement is the start up to a symmetry `t` of the board
-    /// ([`Solver::mirror_of`]): `None` when `t` is the identity (english d4 to d4),
+    /// ([`Solver::with_mirror`]): `None` when `t` is the identity (english d4 to d4),
     /// otherwise `Some` of `t` (french d2 to d6: the top-bottom flip). `Solver::mirrored`
     /// meetings then take `t` of a position's complement for its complement.
     mirror: Option<Option<(Symmetry, Transforms<K>)>>,
@@ -501,7 +502,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 .collect(),
             cuts: std::sync::OnceLock::new(),
             keys: Keys::new(board.holes()),
-            link: true,
+            link_cache: LINK_CACHE,
             mirror: None,
         }
         .with_mirror()
@@ -1247,7 +1248,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         solvable[m] = middle;
         for j in (0..m).rev() {
             let f = fwd.pop().expect("a forward layer");
-            if linked {
+            if linked && self.links_pay(&solvable[j + 1], &f) {
                 let (s, l) = self.linked_parents(&solvable[j + 1], f);
                 solvable[j] = s;
                 links[j + 1] = Some(l);
@@ -1258,6 +1259,19 @@ impl<'a, K: Bits> Solver<'a, K> {
             bar.inc(1);
         }
         (solvable, links)
+    }
+
+    /// Whether the back pass from solvable layer `layer` into forward layer `f` should
+    /// record [`Links`]: when the table of `f` ([`Places`]) fits in [`Solver::link_cache`]
+    /// and `layer` holds at least an eighth as many positions as `f`. Otherwise the
+    /// probes into a table of every position of `f` cost more than sorting the parents
+    /// and the `N` pass's probes into the smaller solvable layer (english d1 to d1, whose
+    /// solvable layers hold 2% of the forward ones: 0.40 s without links against 0.47 s
+    /// with; d3 to d3, 64 MB tables: 2.8 s against 3.2 s; french d2 to d6: 58 s either
+    /// way, 3.4 GB against 4.8 GB; d4, 16 MB tables and a quarter solvable: 0.49 s with
+    /// links against 0.53 s without).
+    fn links_pay(&self, layer: &Shards<K>, f: &Shards<K>) -> bool {
+        Places::bytes(f) <= self.link_cache && 8 * size(layer) >= size(f)
     }
 
     /// The positions of forward layer `f` that are parents of some position of `layer`,
@@ -1406,7 +1420,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         // Links for the `N` pass of a half meeting, unless the table of the largest
         // forward layer (about four times its positions' bytes) could pass the limit.
         let linked = d == 0
-            && self.link
+            && self.link_cache > 0
             && self.keys.0.is_some()
             && held < u64::from(u32::MAX)
             && held.saturating_mul(4) <= opts.max_memory;
@@ -2634,7 +2648,7 @@ impl Places {
         let mut shards = Vec::with_capacity(layer.len());
         let mut total = 0;
         for t in layer {
-            let n = (2 * t.len()).next_power_of_two().max(16);
+            let n = Self::slots(t.len());
             shards.push((total, 64 - n.trailing_zeros()));
             total += n;
         }
@@ -2666,6 +2680,16 @@ impl Places {
             }
         });
         Places { slots, shards }
+    }
+
+    /// The slots of each shard of `layer`: at least twice its positions, a power of two.
+    fn slots(t: usize) -> usize {
+        (2 * t).next_power_of_two().max(16)
+    }
+
+    /// The bytes of the places of `layer`.
+    fn bytes<K>(layer: &Shards<K>) -> usize {
+        layer.iter().map(|t| Self::slots(t.len())).sum::<usize>() * 8
     }
 
     #[inline]
@@ -2771,6 +2795,11 @@ fn locate<K: Bits>(
         }
     }
 }
+
+/// The largest [`Places`] of a forward layer for which the back pass records [`Links`]
+/// ([`Solver::links_pay`]): 16 MiB, half the 32 MiB third-level cache of the machine
+/// measured. Past it each probe waits for memory, and sorting the parents costs less.
+const LINK_CACHE: usize = 16 << 20;
 
 /// How many keys ahead [`probe`] fetches a slot.
 const PROBE_AHEAD: usize = 16;
@@ -2940,6 +2969,7 @@ impl Pruner {
 mod tests {
     use super::*;
     use crate::geometry::pagoda::Cut;
+    use indicatif::ProgressBar;
 
     /// A fixed sequence of 64-bit keys (splitmix64).
     fn keys(seed: u64, n: usize) -> Vec<u64> {
@@ -3071,9 +3101,9 @@ mod tests {
         }
     }
 
-    /// The `N` pass along the links that the back pass records gives what probing the
-    /// layers gives: solvable counts, wins and the first jumps' `W` (a hint from the
-    /// start), in games of an odd (english, tri:5) and an even (rect-diag) number of jumps.
+    /// A goal whose complement is the start moved by a symmetry `t` outside `H` (french
+    /// d2 to d6, tri:6 a2 to a5: a reflection) meets in the middle mirrored through `t`
+    /// ([`Solver::with_mirror`]), with the answers of the two-sided meeting.
     #[test]
     fn mirrors_by_a_symmetry_meet_as_two_sides_do() {
         let opts = SolveOptions::default();
@@ -3120,7 +3150,7 @@ mod tests {
                     );
                     // Without links the back pass cuts parents by the mirrored cuts.
                     let mut probed: Solver<u64> = Solver::new(&b, start, finish, fix_start);
-                    probed.link = false;
+                    probed.link_cache = 0;
                     assert_eq!(probed.solvable_meet(&opts).unwrap(), want, "{spec} {hole}");
                 }
                 // Without `whole`, a mirrored table holds the start and its children.
@@ -3136,6 +3166,9 @@ mod tests {
         }
     }
 
+    /// The `N` pass along the links that the back pass records gives what probing the
+    /// layers gives: solvable counts, wins and the first jumps' `W` (a hint from the
+    /// start), in games of an odd (english, tri:5) and an even (rect-diag) number of jumps.
     #[test]
     fn links_and_probes_count_alike() {
         let opts = SolveOptions::default();
@@ -3149,18 +3182,40 @@ mod tests {
                 .unwrap();
             let finish = Finish::parse(&b, Some(finish)).unwrap();
             let start = b.default_start();
-            let linked: Solver<u64> = Solver::new(&b, start, finish, true);
-            let mut probed: Solver<u64> = Solver::new(&b, start, finish, true);
-            probed.link = false;
-            let want = probed.solvable_meet(&opts).unwrap();
+            // Links everywhere the solvable layers are large enough, or only into the
+            // small forward layers (english: the first 9 or so), against none.
+            let solver = |fix_start: bool, cache: usize| {
+                let mut s: Solver<u64> = Solver::new(&b, start, finish, fix_start);
+                s.link_cache = cache;
+                s
+            };
+            let links = |s: &Solver<u64>| match s.meet(&opts, &ProgressBar::hidden()) {
+                Ok(Meet::Half(_, _, links)) => (
+                    links.iter().skip(1).filter(|l| l.is_some()).count(),
+                    links.len() - 1,
+                ),
+                _ => panic!("{spec}: a half meeting"),
+            };
+            let (all, mixed) = (usize::MAX, 256 << 10);
+            let (linked, layers) = links(&solver(true, all));
+            assert!(
+                linked > layers / 2,
+                "{spec}: {linked} of {layers} layers linked"
+            );
+            if spec == "english" {
+                let (some, _) = links(&solver(true, mixed));
+                assert!(some > 0 && some < linked, "{spec}: {some} of {linked}");
+            }
+            let want = solver(true, 0).solvable_meet(&opts).unwrap();
             assert!(want.wins > 0, "{spec}");
-            assert_eq!(linked.solvable_meet(&opts).unwrap(), want, "{spec}");
-            let linked: Solver<u64> = Solver::new(&b, start, finish, false);
-            let mut probed: Solver<u64> = Solver::new(&b, start, finish, false);
-            probed.link = false;
-            let want = probed.table(&opts, false).unwrap();
-            assert_eq!(want[0][0].1, linked.solvable_meet(&opts).unwrap().wins);
-            assert_eq!(linked.table(&opts, false).unwrap(), want, "{spec}");
+            let want_table = solver(false, 0).table(&opts, false).unwrap();
+            assert_eq!(want_table[0][0].1, want.wins);
+            for cache in [all, mixed, LINK_CACHE] {
+                let got = solver(true, cache).solvable_meet(&opts).unwrap();
+                assert_eq!(got, want, "{spec} {cache}");
+                let got = solver(false, cache).table(&opts, false).unwrap();
+                assert_eq!(got, want_table, "{spec} {cache}");
+            }
         }
     }
 
