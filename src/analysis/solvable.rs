@@ -471,11 +471,10 @@ struct Solver<'a, K: Bits> {
     /// tests set 0 (no links) or a small size (links for the small layers only) to
     /// compare with the probes.
     link_cache: usize,
-    /// When the goal's complement is the start up to a symmetry `t` of the board
-    /// ([`Solver::with_mirror`]): `None` when `t` is the identity (english d4 to d4),
-    /// otherwise `Some` of `t` (french d2 to d6: the top-bottom flip). `Solver::mirrored`
-    /// meetings then take `t` of a position's complement for its complement.
-    mirror: Option<Option<(Symmetry, Transforms<K>)>>,
+    /// Whether the goal's complement is the start up to a symmetry `t` of the board
+    /// ([`Solver::with_mirror`]); `Solver::mirrored` meetings then take `t` of a
+    /// position's complement for its complement.
+    mirror: Mirror<K>,
 }
 
 impl<'a, K: Bits> Solver<'a, K> {
@@ -503,7 +502,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             cuts: std::sync::OnceLock::new(),
             keys: Keys::new(board.holes()),
             link_cache: LINK_CACHE,
-            mirror: None,
+            mirror: Mirror::No,
         }
         .with_mirror()
     }
@@ -540,9 +539,11 @@ impl<'a, K: Bits> Solver<'a, K> {
                     .iter()
                     .all(|a| self.h.iter().any(|b| same(&t.compose(a), &b.compose(t))))
         });
-        self.mirror = found.map(|t| {
-            (!t.is_identity()).then(|| (t.clone(), Transforms::new(&[t], self.board.holes())))
-        });
+        self.mirror = match found {
+            None => Mirror::No,
+            Some(t) if t.is_identity() => Mirror::Complement,
+            Some(t) => Mirror::Through(t.clone(), Transforms::new(&[t], self.board.holes())),
+        };
         self
     }
 
@@ -551,7 +552,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     fn mirror_image(&self, pos: K) -> K {
         let full = K::from_u128(self.board.full());
         match &self.mirror {
-            Some(Some((_, t))) => full ^ t.apply(0, pos),
+            Mirror::Through(_, t) => full ^ t.apply(0, pos),
             _ => full ^ pos,
         }
     }
@@ -561,7 +562,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     #[inline]
     fn mirror_parent(&self, pos: K) -> K {
         match &self.mirror {
-            Some(Some((_, t))) => t.apply(0, pos),
+            Mirror::Through(_, t) => t.apply(0, pos),
             _ => pos,
         }
     }
@@ -1039,7 +1040,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         // can reach the goal: hole `t(i)` weighs minus what hole `i` weighs ahead.
         let bwd = if mirrored {
             let perm: Vec<usize> = match &self.mirror {
-                Some(Some((t, _))) => t.perm().to_vec(),
+                Mirror::Through(t, _) => t.perm().to_vec(),
                 _ => (0..self.board.holes()).collect(),
             };
             fwd.iter()
@@ -1195,7 +1196,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// of those `k` jumps after the start.
     fn mirrored(&self, goals: &Shards<K>) -> bool {
         let mut all = goals.iter().flatten();
-        self.mirror.is_some() && matches!((all.next(), all.next()), (Some(_), None))
+        !matches!(self.mirror, Mirror::No) && matches!((all.next(), all.next()), (Some(_), None))
     }
 
     /// Whether backward layer `last - d` (`bwd`) is the complements of forward layer `d`
@@ -1418,7 +1419,8 @@ impl<'a, K: Bits> Solver<'a, K> {
             return Ok(Meet::None(self.depth(opts)?));
         }
         // Links for the `N` pass of a half meeting, unless the table of the largest
-        // forward layer (about four times its positions' bytes) could pass the limit.
+        // forward layer (about four times its positions' bytes) could pass the limit;
+        // then layer by layer where they pay ([`Solver::links_pay`]).
         let linked = d == 0
             && self.link_cache > 0
             && self.keys.0.is_some()
@@ -2282,6 +2284,18 @@ fn trace() -> bool {
     std::env::var_os("PEGSOL_TRACE").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
+/// How the goal mirrors the start ([`Solver::with_mirror`]).
+enum Mirror<K: Bits> {
+    /// No symmetry suits: `--finish any`, or a goal hole whose complement no symmetry
+    /// with the properties of [`Solver::with_mirror`] takes to the start.
+    No,
+    /// The goal's complement is the start up to `H` (english d4 to d4).
+    Complement,
+    /// The goal's complement is `t` of the start up to `H`, `t` as a permutation and as a
+    /// transform of positions (french d2 to d6: the top-bottom flip).
+    Through(Symmetry, Transforms<K>),
+}
+
 /// What meeting in the middle finds.
 enum Meet<K> {
     /// The solvable positions of every layer from the start's to the goal's.
@@ -3117,17 +3131,16 @@ mod tests {
         let mirror = |spec: &str, hole: &str, finish: &str| {
             let (b, start, finish, _) = solver(spec, hole, finish, true);
             let s: Solver<u64> = Solver::new(&b, start, finish, true);
-            s.mirror.as_ref().map(|t| {
-                t.as_ref().map(|(t, _)| {
-                    let h = b.hole(hole).unwrap();
-                    b.hole_name(t.perm()[h])
-                })
-            })
+            match &s.mirror {
+                Mirror::No => "no".to_string(),
+                Mirror::Complement => "complement".to_string(),
+                Mirror::Through(t, _) => b.hole_name(t.perm()[b.hole(hole).unwrap()]),
+            }
         };
-        assert_eq!(mirror("english", "d4", "d4"), Some(None));
-        assert_eq!(mirror("french", "d2", "d6"), Some(Some("d6".to_string())));
-        assert_eq!(mirror("english", "c1", "c7"), Some(Some("c7".to_string())));
-        assert_eq!(mirror("tri:5", "a1", "c5"), None);
+        assert_eq!(mirror("english", "d4", "d4"), "complement");
+        assert_eq!(mirror("french", "d2", "d6"), "d6");
+        assert_eq!(mirror("english", "c1", "c7"), "c7");
+        assert_eq!(mirror("tri:5", "a1", "c5"), "no");
         // The same answers as the two-sided meeting, for `solvable` and for hints.
         for (spec, hole, finish) in [
             ("tri:5", "a2", "d5"),
@@ -3137,9 +3150,12 @@ mod tests {
             for fix_start in [true, false] {
                 let (b, start, finish, _) = solver(spec, hole, finish, fix_start);
                 let mirrored: Solver<u64> = Solver::new(&b, start, finish, fix_start);
-                assert!(matches!(mirrored.mirror, Some(Some(_))), "{spec} {hole}");
+                assert!(
+                    matches!(mirrored.mirror, Mirror::Through(..)),
+                    "{spec} {hole}"
+                );
                 let mut plain: Solver<u64> = Solver::new(&b, start, finish, fix_start);
-                plain.mirror = None;
+                plain.mirror = Mirror::No;
                 if fix_start {
                     let want = plain.solvable_meet(&opts).unwrap();
                     assert!(want.wins > 0, "{spec} {hole}");
