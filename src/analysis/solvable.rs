@@ -520,13 +520,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         if goal.count_ones() != 1 {
             return self;
         }
-        let canon = |x: Pegs| {
-            self.h
-                .iter()
-                .map(|s| self.board.transform(s, x))
-                .min()
-                .unwrap_or(x)
-        };
+        let canon = |x: Pegs| self.transforms_canon_h(K::from_u128(x));
         let same = |a: &Symmetry, b: &Symmetry| a.perm() == b.perm();
         let in_h = |a: &Symmetry| self.h.iter().any(|b| same(a, b));
         let start = canon(self.start.to_u128());
@@ -3121,15 +3115,15 @@ mod tests {
     #[test]
     fn mirrors_by_a_symmetry_meet_as_two_sides_do() {
         let opts = SolveOptions::default();
-        let solver = |spec: &str, hole: &str, finish: &str, fix_start: bool| {
+        let setup = |spec: &str, hole: &str, finish: &str| {
             let b = Board::from_spec(spec).unwrap();
             let start = b.start_with_empty(&[b.hole(hole).unwrap()]);
             let finish = Finish::parse(&b, Some(finish)).unwrap();
-            (b, start, finish, fix_start)
+            (b, start, finish)
         };
         // Which meetings are mirrored, and by what.
         let mirror = |spec: &str, hole: &str, finish: &str| {
-            let (b, start, finish, _) = solver(spec, hole, finish, true);
+            let (b, start, finish) = setup(spec, hole, finish);
             let s: Solver<u64> = Solver::new(&b, start, finish, true);
             match &s.mirror {
                 Mirror::No => "no".to_string(),
@@ -3148,7 +3142,7 @@ mod tests {
             ("tri:6", "a3", "d6"),
         ] {
             for fix_start in [true, false] {
-                let (b, start, finish, _) = solver(spec, hole, finish, fix_start);
+                let (b, start, finish) = setup(spec, hole, finish);
                 let mirrored: Solver<u64> = Solver::new(&b, start, finish, fix_start);
                 assert!(
                     matches!(mirrored.mirror, Mirror::Through(..)),
