@@ -52,6 +52,61 @@ pub fn peak_rss() -> Option<u64> {
     proc_field("/proc/self/status", "VmHWM:")
 }
 
+/// The resident set size of this process now (VmRSS), in bytes.
+///
+/// ```
+/// // A few megabytes at least, on Linux; nothing elsewhere.
+/// if cfg!(target_os = "linux") {
+///     assert!(pegsol::memory::resident().unwrap() > 1 << 20);
+/// }
+/// ```
+pub fn resident() -> Option<u64> {
+    proc_field("/proc/self/status", "VmRSS:")
+}
+
+/// A memory limit held to while a run grows: the memory the process took since the watch
+/// began ([`resident`], so every table counts, including the buffers of a layer being
+/// built), against `limit`. A run asks [`Watch::over`] as it grows and refuses once it is
+/// over, before the system kills it. Without `/proc` (off Linux) a watch sees nothing.
+///
+/// ```
+/// use pegsol::memory::Watch;
+/// let roomy = Watch::new(1 << 40);
+/// assert_eq!(roomy.over(), None);
+/// let tight = Watch::new(1 << 20);
+/// let table = vec![1u8; 8 << 20]; // 8 MiB, touched
+/// if cfg!(target_os = "linux") {
+///     assert!(tight.over().unwrap() >= 8 << 20);
+/// }
+/// drop(table);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Watch {
+    limit: u64,
+    base: u64,
+}
+
+impl Watch {
+    /// A watch of `limit` bytes from now.
+    pub fn new(limit: u64) -> Watch {
+        Watch {
+            limit,
+            base: resident().unwrap_or(0),
+        }
+    }
+
+    /// The limit, in bytes.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// The memory taken since the watch began, when it is over the limit.
+    pub fn over(&self) -> Option<u64> {
+        let taken = resident()?.saturating_sub(self.base);
+        (taken > self.limit).then_some(taken)
+    }
+}
+
 fn proc_field(path: &str, key: &str) -> Option<u64> {
     let text = std::fs::read_to_string(path).ok()?;
     let line = text.lines().find(|l| l.starts_with(key))?;

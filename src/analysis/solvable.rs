@@ -342,14 +342,14 @@ pub fn solvable(
 ) -> Result<Solvable> {
     with_pool(opts, || {
         if board.holes() <= 64 {
-            let s = Solver::<u64>::new(board, start, finish, true);
+            let s = Solver::<u64>::new(board, start, finish, true).within(opts.max_memory);
             if opts.reachable {
                 s.solvable(opts)
             } else {
                 s.solvable_meet(opts)
             }
         } else {
-            let s = Solver::<u128>::new(board, start, finish, true);
+            let s = Solver::<u128>::new(board, start, finish, true).within(opts.max_memory);
             if opts.reachable {
                 s.solvable(opts)
             } else {
@@ -475,6 +475,9 @@ struct Solver<'a, K: Bits> {
     /// ([`Solver::with_mirror`]); `Solver::mirrored` meetings then take `t` of a
     /// position's complement for its complement.
     mirror: Mirror<K>,
+    /// The memory limit ([`SolveOptions::max_memory`]) that a run holds to as it grows
+    /// ([`Solver::within`], [`Solver::check_resident`]); `None` in unit tests.
+    watch: Option<crate::memory::Watch>,
 }
 
 impl<'a, K: Bits> Solver<'a, K> {
@@ -503,8 +506,38 @@ impl<'a, K: Bits> Solver<'a, K> {
             keys: Keys::new(board.holes()),
             link_cache: LINK_CACHE,
             mirror: Mirror::No,
+            watch: None,
         }
         .with_mirror()
+    }
+
+    /// Holds the run to `max_memory` bytes from now ([`crate::memory::Watch`]): a layer
+    /// that grows past it, or its buffers, stops the run with [`Error::Memory`] instead
+    /// of the system's killing it.
+    fn within(mut self, max_memory: u64) -> Self {
+        self.watch = Some(crate::memory::Watch::new(max_memory));
+        self
+    }
+
+    /// [`Error::Memory`] once the process holds more than [`Solver::within`] allows.
+    /// (`solvable --board wiegleb --max-memory 1G` reached 4.4 GB before this, whose
+    /// limit counted only the layers kept, not the buffers of the one being built; with
+    /// the default limit it was killed at 21.7 GB.)
+    fn check_resident(&self) -> Result<()> {
+        let Some(watch) = &self.watch else {
+            return Ok(());
+        };
+        match watch.over() {
+            None => Ok(()),
+            Some(taken) => Err(Error::Memory(format!(
+                "{} from {}: the search needs more than {} (the limit; it had taken {} when \
+                 stopped). Raise --max-memory if the machine has the memory",
+                self.board.name(),
+                self.board.start_name(self.start.to_u128()),
+                crate::memory::human(watch.limit()),
+                crate::memory::human(taken)
+            ))),
+        }
     }
 
     /// Sets [`Solver::mirror`]: a symmetry `t` of the board that maps the goal's
@@ -583,12 +616,14 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// per shard, then sorted and deduplicated. On boards of up to 40 holes the buffers
     /// and the shards being built hold 32-bit keys ([`Keys`]), unpacked once the repeats
     /// are gone: english d4 0.67 s against 0.73 s, and 81 MB against 124 MB. Returns the
-    /// next layer and the units' accumulators.
+    /// next layer and the units' accumulators, or [`Error::Memory`] when the layer's
+    /// buffers take the process past its limit ([`Solver::check_resident`], asked each time
+    /// they grew by a sixty-fourth of the limit).
     fn step<A: Default + Send + Sync>(
         &self,
         layer: &Shards<K>,
         f: impl Fn(K, &mut Out<K>, &mut A) + Sync,
-    ) -> (Shards<K>, Vec<A>) {
+    ) -> Result<(Shards<K>, Vec<A>)> {
         self.step_with(layer, f, |_, _| {})
     }
 
@@ -598,8 +633,15 @@ impl<'a, K: Bits> Solver<'a, K> {
         layer: &Shards<K>,
         f: impl Fn(K, &mut Out<K>, &mut A) + Sync,
         end: impl Fn(&mut Out<K>, &mut A) + Sync,
-    ) -> (Shards<K>, Vec<A>) {
+    ) -> Result<(Shards<K>, Vec<A>)> {
         let batch = (4 * rayon::current_num_threads()).clamp(8, SHARDS);
+        // The buffers' bytes at which the memory is asked about next.
+        let every = self.watch.map_or(usize::MAX, |w| {
+            usize::try_from(w.limit() / 64)
+                .unwrap_or(usize::MAX)
+                .max(4 << 20)
+        });
+        let mut ask_at = every;
         let mut next: Shards<K> = vec![Vec::new(); SHARDS];
         // The shards being built, in the buffers' form (packed keys where they fit).
         let mut packed: Vec<Vec<u32>> = vec![Vec::new(); SHARDS];
@@ -633,6 +675,16 @@ impl<'a, K: Bits> Solver<'a, K> {
                     None => gather(table, outs.iter().map(|o| &o.wide[i][..]), clean, bits),
                 });
             accs.extend(results);
+            let held = outs.iter().map(Out::bytes).sum::<usize>()
+                + next
+                    .iter()
+                    .map(|t| t.capacity() * std::mem::size_of::<K>())
+                    .sum::<usize>()
+                + packed.iter().map(|t| t.capacity() * 4).sum::<usize>();
+            if held >= ask_at {
+                self.check_resident()?;
+                ask_at = held.saturating_add(every);
+            }
         }
         drop(outs);
         // One hash table per task, reused: a fresh one per shard cost page faults.
@@ -661,7 +713,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                     t.shrink_to_fit();
                 },
             );
-        (next, accs)
+        Ok((next, accs))
     }
 
     /// Pass 1: the reachable positions, layer by layer, with each layer's (raw, reduced)
@@ -691,7 +743,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                     let c = self.moves.canonical_child(&img, j);
                     out.push(c);
                 });
-            });
+            })?;
             counts.push(Self::reduce_counts(last, accs, g > h));
             bar.inc(1);
             let n: usize = next.iter().map(|t| t.len()).sum();
@@ -732,7 +784,11 @@ impl<'a, K: Bits> Solver<'a, K> {
     }
 
     /// Pass 2: the solvable positions of each forward layer.
-    fn backward(&self, forward: &[Shards<K>], bar: &indicatif::ProgressBar) -> Vec<Shards<K>> {
+    fn backward(
+        &self,
+        forward: &[Shards<K>],
+        bar: &indicatif::ProgressBar,
+    ) -> Result<Vec<Shards<K>>> {
         let last = forward.len() - 1;
         let mut layers: Vec<Shards<K>> = vec![vec![Vec::new(); SHARDS]; forward.len()];
         layers[last] = forward[last]
@@ -746,12 +802,12 @@ impl<'a, K: Bits> Solver<'a, K> {
                     let c = self.moves.canonical_child(&img, k);
                     out.push(c);
                 });
-            });
+            })?;
             // Keep the parents that are reachable: a sorted intersection per shard.
             layers[j] = intersect(parents, &forward[j]);
             bar.inc(1);
         }
-        layers
+        Ok(layers)
     }
 
     /// Pass 3: `W` of every solvable position, aligned with the shards of `solvable`.
@@ -802,6 +858,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 .map(|(keys, w)| WinTable::new(keys, w))
                 .collect();
             let filter = KeyFilter::new(layers[j - 1].iter().flatten().copied());
+            self.check_resident()?;
             let layer = layers[j]
                 .par_iter()
                 .map(|unit| {
@@ -855,7 +912,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         let pegs = self.start.count_ones() as usize;
         let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
         let (forward, reach) = self.forward(opts, &bar)?;
-        let solvable = self.backward(&forward, &bar);
+        let solvable = self.backward(&forward, &bar)?;
         let wins = self.wins(&solvable)?;
         bar.finish_and_clear();
         let layers = reach
@@ -919,7 +976,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         layer: &Shards<K>,
         backward: bool,
         prune: Option<&Pruner>,
-    ) -> (Shards<K>, u64) {
+    ) -> Result<(Shards<K>, u64)> {
         let h = self.moves.subgroup_order();
         let chunks = self.board.holes().div_ceil(8);
         let jumps = self.board.jumps().len();
@@ -948,8 +1005,8 @@ impl<'a, K: Bits> Solver<'a, K> {
                 out.push(c);
             }
             *cut += (n - kept) as u64;
-        });
-        (next, accs.iter().map(|a| a.0).sum())
+        })?;
+        Ok((next, accs.iter().map(|a| a.0).sum()))
     }
 
     /// The cuts ahead and behind ([`Solver::cuts`]), once [`Solver::meet`] found them.
@@ -1107,9 +1164,9 @@ impl<'a, K: Bits> Solver<'a, K> {
         while !empty && fwd.len() - 1 < last - (bwd.len() - 1) {
             let forward = guess(&fwd) <= guess(&bwd);
             let (next, cut) = if forward {
-                self.expand(fwd.last().expect("a layer"), false, ahead)
+                self.expand(fwd.last().expect("a layer"), false, ahead)?
             } else {
-                self.expand(bwd.last().expect("a layer"), true, behind)
+                self.expand(bwd.last().expect("a layer"), true, behind)?
             };
             empty = size(&next) == 0;
             if trace() {
@@ -1139,7 +1196,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 && d < fwd.len()
                 && d < bwd.len()
                 && fwd.len() < middle_layer
-                && self.mirrors_from(&fwd[d], &bwd[d])
+                && self.mirrors_from(&fwd[d], &bwd[d])?
             {
                 if trace() {
                     eprintln!(
@@ -1164,10 +1221,10 @@ impl<'a, K: Bits> Solver<'a, K> {
             drop((fwd, bwd));
             return Ok(Meet::None(self.depth(opts)?));
         };
-        let (mut solvable, _) = self.back_to_start(middle, m, last, &mut fwd, false, bar);
+        let (mut solvable, _) = self.back_to_start(middle, m, last, &mut fwd, false, bar)?;
         for j in m + 1..=last {
             let b = bwd.pop().expect("a backward layer");
-            solvable[j] = intersect(self.expand(&solvable[j - 1], false, ahead).0, &b);
+            solvable[j] = intersect(self.expand(&solvable[j - 1], false, ahead)?.0, &b);
             bar.inc(1);
         }
         if trace() {
@@ -1200,23 +1257,24 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// there on every backward layer `last - j` is the complements of forward layer `j`.
     /// english `--finish any` mirrors from `d = 1`: the one-peg goals of the centre's
     /// class, un-jumped once, are the complements of the centre start's children.
-    fn mirrors_from(&self, fwd: &Shards<K>, bwd: &Shards<K>) -> bool {
+    fn mirrors_from(&self, fwd: &Shards<K>, bwd: &Shards<K>) -> Result<bool> {
         let full = K::from_u128(self.board.full());
-        size(fwd) == size(bwd) && self.images_of(fwd, |pos| full ^ pos) == *bwd
+        Ok(size(fwd) == size(bwd) && self.images_of(fwd, |pos| full ^ pos)? == *bwd)
     }
 
     /// The canonical `t`-complements of a layer's positions ([`Solver::mirror_image`]),
     /// as a layer.
-    fn complements(&self, layer: &Shards<K>) -> Shards<K> {
+    fn complements(&self, layer: &Shards<K>) -> Result<Shards<K>> {
         self.images_of(layer, |pos| self.mirror_image(pos))
     }
 
     /// The canonical forms of `f` of a layer's positions, as a layer.
-    fn images_of(&self, layer: &Shards<K>, f: impl Fn(K) -> K + Sync) -> Shards<K> {
-        self.step(layer, |pos, out, _: &mut ()| {
-            out.push(self.transforms_canon_h(f(pos)));
-        })
-        .0
+    fn images_of(&self, layer: &Shards<K>, f: impl Fn(K) -> K + Sync) -> Result<Shards<K>> {
+        Ok(self
+            .step(layer, |pos, out, _: &mut ()| {
+                out.push(self.transforms_canon_h(f(pos)));
+            })?
+            .0)
     }
 
     /// The solvable layers `0..=m` from the solvable middle layer `m`: each earlier layer is
@@ -1229,6 +1287,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// of a solvable position lies on a winning path, so no cut removed it from the forward
     /// layer.) Without, each layer is the forward one intersected with the canonical
     /// parents of the next solvable one, which needs no table of the forward layer.
+    #[allow(clippy::type_complexity)]
     fn back_to_start(
         &self,
         middle: Shards<K>,
@@ -1237,7 +1296,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         fwd: &mut Vec<Shards<K>>,
         linked: bool,
         bar: &indicatif::ProgressBar,
-    ) -> (Vec<Shards<K>>, Vec<Option<Links>>) {
+    ) -> Result<(Vec<Shards<K>>, Vec<Option<Links>>)> {
         let mut solvable: Vec<Shards<K>> = vec![Vec::new(); last + 1];
         let mut links: Vec<Option<Links>> = (0..=m).map(|_| None).collect();
         solvable[m] = middle;
@@ -1248,12 +1307,12 @@ impl<'a, K: Bits> Solver<'a, K> {
                 solvable[j] = s;
                 links[j + 1] = Some(l);
             } else {
-                let parents = self.expand(&solvable[j + 1], true, self.behind()).0;
+                let parents = self.expand(&solvable[j + 1], true, self.behind())?.0;
                 solvable[j] = intersect(parents, &f);
             }
             bar.inc(1);
         }
-        (solvable, links)
+        Ok((solvable, links))
     }
 
     /// Whether the back pass from solvable layer `layer` into forward layer `f` should
@@ -1369,7 +1428,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         let odd = m >= 1 && last - m == m - 1 && last - m >= d;
         let grow_to = if odd { m - 1 } else { m };
         while fwd.len() - 1 < grow_to {
-            let (next, cut) = self.expand(fwd.last().expect("a layer"), false, prune);
+            let (next, cut) = self.expand(fwd.last().expect("a layer"), false, prune)?;
             if trace() {
                 eprintln!(
                     "meet: forward layer {} holds {} positions, {cut} children cut ({:.2} s)",
@@ -1391,14 +1450,18 @@ impl<'a, K: Bits> Solver<'a, K> {
         // complements of the solvable layer `last - m` ([`Solver::unmirror`]), and the
         // wins and the counts come from that layer ([`Solver::wins_mirrored`]).
         let (below, middle) = if odd {
-            let below = self.meetings(&fwd.pop().expect("layer last - m"));
+            let below = self.meetings(&fwd.pop().expect("layer last - m"))?;
             bar.inc(2);
-            let middle = (d > 0).then(|| self.complements(&below));
+            let middle = if d > 0 {
+                Some(self.complements(&below)?)
+            } else {
+                None
+            };
             (Some(below), middle)
         } else {
             // Layer `last - m` is the middle itself.
             let f = fwd.pop().expect("the middle layer");
-            let mirror = self.complements(&f);
+            let mirror = self.complements(&f)?;
             (None, Some(intersect(f, &mirror)))
         };
         let found = middle.as_ref().or(below.as_ref()).map_or(0, size);
@@ -1422,7 +1485,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             && held.saturating_mul(4) <= opts.max_memory;
         let (mut solvable, links) = match below {
             Some(below) => {
-                let (mut s, l) = self.back_to_start(below, m - 1, last, &mut fwd, linked, bar);
+                let (mut s, l) = self.back_to_start(below, m - 1, last, &mut fwd, linked, bar)?;
                 if let Some(middle) = middle {
                     s[m] = middle;
                 }
@@ -1430,7 +1493,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             }
             None => {
                 let middle = middle.expect("an even number of jumps");
-                self.back_to_start(middle, m, last, &mut fwd, linked, bar)
+                self.back_to_start(middle, m, last, &mut fwd, linked, bar)?
             }
         };
         if d == 0 {
@@ -1438,9 +1501,9 @@ impl<'a, K: Bits> Solver<'a, K> {
         } else {
             for j in m + 1..=last {
                 solvable[j] = if last - j >= d {
-                    self.complements(&solvable[last - j])
+                    self.complements(&solvable[last - j])?
                 } else {
-                    let next = self.expand(&solvable[j - 1], false, prune).0;
+                    let next = self.expand(&solvable[j - 1], false, prune)?.0;
                     intersect(next, &tail.pop().expect("a backward layer"))
                 };
                 bar.inc(1);
@@ -1476,7 +1539,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// Each child's complement is found in canonical form from the parent's images
     /// ([`MoveTable::largest_child`]) and kept only if a filter of the layer may hold it,
     /// then the few kept are intersected with the layer.
-    fn meetings(&self, layer: &Shards<K>) -> Shards<K> {
+    fn meetings(&self, layer: &Shards<K>) -> Result<Shards<K>> {
         let full = K::from_u128(self.board.full());
         let h = self.moves.subgroup_order();
         let filter = KeyFilter::new(layer.iter().flatten().copied());
@@ -1506,28 +1569,28 @@ impl<'a, K: Bits> Solver<'a, K> {
                 }
             },
             |out, pending| test(pending, out),
-        );
-        intersect(found, layer)
+        )?;
+        Ok(intersect(found, layer))
     }
 
     /// The layers of [`Meet::Half`] up to the middle layer `last - last / 2`, which a game
     /// of an odd number of jumps leaves out: the complements of layer `last / 2`.
-    fn with_middle(&self, mut half: Vec<Shards<K>>, last: usize) -> Vec<Shards<K>> {
+    fn with_middle(&self, mut half: Vec<Shards<K>>, last: usize) -> Result<Vec<Shards<K>>> {
         if half.len() <= last - last / 2 {
-            let c = self.complements(&half[last / 2]);
+            let c = self.complements(&half[last / 2])?;
             half.push(c);
         }
-        half
+        Ok(half)
     }
 
     /// Every solvable layer from [`Meet::Half`]: the layers after `last / 2` are the
     /// complements of those as far before the end.
-    fn unmirror(&self, mut half: Vec<Shards<K>>, last: usize) -> Vec<Shards<K>> {
+    fn unmirror(&self, mut half: Vec<Shards<K>>, last: usize) -> Result<Vec<Shards<K>>> {
         for j in half.len()..=last {
-            let c = self.complements(&half[last - j]);
+            let c = self.complements(&half[last - j])?;
             half.push(c);
         }
-        half
+        Ok(half)
     }
 
     /// Pushes the canonical children of `pos`. The `W` and `N` passes take every child
@@ -1820,7 +1883,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                     let c = self.moves.canonical_child(&img, j);
                     out.push(c);
                 });
-            });
+            })?;
             let n: usize = next.iter().map(Vec::len).sum();
             if n == 0 {
                 return Ok(depth);
@@ -1833,7 +1896,7 @@ impl<'a, K: Bits> Solver<'a, K> {
 
     fn check_memory(&self, held: u64, opts: &SolveOptions, layers: usize) -> Result<()> {
         if held <= opts.max_memory {
-            return Ok(());
+            return self.check_resident();
         }
         Err(Error::Memory(format!(
             "{} from {}: keeping {layers} layers of positions needs more than {} (the limit). \
@@ -1908,8 +1971,8 @@ impl<'a, K: Bits> Solver<'a, K> {
         }
         let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
         let met = match self.meet(opts, &bar)? {
-            Meet::Half(half, last, _) if whole => Meet::Solvable(self.unmirror(half, last)),
-            Meet::Half(half, last, links) => Meet::Half(self.with_middle(half, last), last, links),
+            Meet::Half(half, last, _) if whole => Meet::Solvable(self.unmirror(half, last)?),
+            Meet::Half(half, last, links) => Meet::Half(self.with_middle(half, last)?, last, links),
             met => met,
         };
         // Lanes by first jump need `H` to fix the start (it need not for a hint: `H` fixes
@@ -2025,9 +2088,13 @@ impl HintCache {
     ) -> Result<HintCache> {
         let layers = with_pool(opts, || {
             if board.holes() <= 64 {
-                Solver::<u64>::new(board, position, finish, false).table(opts, whole)
+                Solver::<u64>::new(board, position, finish, false)
+                    .within(opts.max_memory)
+                    .table(opts, whole)
             } else {
-                Solver::<u128>::new(board, position, finish, false).table(opts, whole)
+                Solver::<u128>::new(board, position, finish, false)
+                    .within(opts.max_memory)
+                    .table(opts, whole)
             }
         })?;
         Ok(HintCache {
@@ -2369,6 +2436,16 @@ impl<K: Bits> Out<K> {
     fn clear(&mut self) {
         self.narrow.iter_mut().for_each(Vec::clear);
         self.wide.iter_mut().for_each(Vec::clear);
+    }
+
+    /// The bytes its buffers hold.
+    fn bytes(&self) -> usize {
+        self.narrow.iter().map(|v| v.capacity() * 4).sum::<usize>()
+            + self
+                .wide
+                .iter()
+                .map(|v| v.capacity() * std::mem::size_of::<K>())
+                .sum::<usize>()
     }
 
     #[inline]
@@ -3241,11 +3318,11 @@ mod tests {
         let start = s.transforms_canon_h(s.start);
         layer[s.keys.shard(start)].push(start);
         for _ in 0..6 {
-            layer = s.expand(&layer, false, None).0;
+            layer = s.expand(&layer, false, None).unwrap().0;
         }
-        let children = s.expand(&layer, false, None).0;
-        let want = intersect(layer.clone(), &s.complements(&children));
-        let got = s.meetings(&layer);
+        let children = s.expand(&layer, false, None).unwrap().0;
+        let want = intersect(layer.clone(), &s.complements(&children).unwrap());
+        let got = s.meetings(&layer).unwrap();
         assert!(size(&want) > 0);
         assert_eq!(got, want);
     }

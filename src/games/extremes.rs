@@ -59,20 +59,44 @@ pub fn shortest_dead_end(board: &Board, start: Pegs, max_memory: u64) -> Result<
     }
 }
 
+/// The bytes a table takes: its slots and their control bytes.
+fn table_bytes<K>(t: &Table<K>) -> u64 {
+    (t.capacity() * (std::mem::size_of::<(K, (u128, K))>() + 1)) as u64
+}
+
 fn sweep<K: Bits>(board: &Board, start: Pegs, max_memory: u64) -> Result<Extremes> {
     let jumps = jump_masks::<K>(board);
-    let entry = (std::mem::size_of::<(K, (u128, K))>() + 8) as u64;
+    let watch = crate::memory::Watch::new(max_memory);
     let mut layers: Vec<Table<K>> = Vec::new();
     let mut first = Table::with_hasher(ahash::RandomState::with_seeds(3, 1, 4, 1));
     first.insert(K::from_u128(start), (1, K::zero()));
     layers.push(first);
-    let mut held = 1u64;
+    // The tables kept, in bytes. The layer being built is weighed before each time it may
+    // double its slots (its old slots and the new, three times its bytes), and so is the
+    // process's memory ([`crate::memory::Watch`]): french's sweep took 1.5 GB for a limit
+    // of 500 MB when only the entries of finished layers counted.
+    let mut held = table_bytes(&layers[0]);
     loop {
         let current = layers.last().expect("a layer");
         let mut next = Table::with_hasher(ahash::RandomState::with_seeds(3, 1, 4, 1));
         let mut games = 0u128;
         let mut dead: Vec<K> = Vec::new();
+        let over = |bytes: u64| {
+            (bytes > max_memory || watch.over().is_some()).then(|| {
+                Error::Memory(format!(
+                    "the breadth-first sweep needs more than {} (the limit) for the positions \
+                     of {} jumps, with no dead end yet; raise --max-memory",
+                    crate::memory::human(max_memory),
+                    layers.len()
+                ))
+            })
+        };
         for (&pos, &(m, _)) in current {
+            if next.len() + jumps.len() > next.capacity()
+                && let Some(e) = over(held + 3 * table_bytes(&next))
+            {
+                return Err(e);
+            }
             let mut moved = false;
             for &(all, fo) in &jumps {
                 if pos & all == fo {
@@ -107,13 +131,9 @@ fn sweep<K: Bits>(board: &Board, start: Pegs, max_memory: u64) -> Result<Extreme
                 end: end.to_u128(),
             });
         }
-        held += next.len() as u64;
-        if held.saturating_mul(entry) > max_memory {
-            return Err(Error::Memory(format!(
-                "the breadth-first sweep holds {held} positions after {} jumps without a dead \
-                 end, more than the memory limit allows; raise --max-memory",
-                layers.len()
-            )));
+        held += table_bytes(&next);
+        if let Some(e) = over(held) {
+            return Err(e);
         }
         layers.push(next);
     }

@@ -212,6 +212,55 @@ fn memory_limit_refuses_clearly() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
+/// Runs `pegsol args` under an address-space limit of `kib` KiB (`ulimit -v`): a run that
+/// grew past its `--max-memory` hits that wall and aborts on a failed allocation, where one
+/// that holds to it refuses with one line and exit code 2.
+#[cfg(target_os = "linux")]
+fn under_ulimit(kib: u64, args: &str) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin("pegsol");
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {kib} && exec '{}' {args}",
+            bin.display()
+        ))
+        .output()
+        .unwrap()
+}
+
+/// `solvable` weighs the buffers of the layer it is building, not only the layers it
+/// keeps: before, `solvable --board wiegleb --max-memory 300M` took 1.9 GB (and the default
+/// limit, 80% of the memory, was passed until the system killed the run at 21.7 GB).
+/// Under a 1.5 GB address space it then aborted on a failed allocation.
+#[test]
+#[cfg(target_os = "linux")]
+fn solvable_refuses_before_outgrowing_its_memory_limit() {
+    let out = under_ulimit(1_500_000, "solvable -q --board wiegleb --max-memory 300M");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("more than 300.0 MiB (the limit"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--max-memory"), "{stderr}");
+}
+
+/// `extremes` weighs the slots of the table being built before it doubles them: before,
+/// `extremes --board french --max-memory 500M` took 1.5 GB before refusing.
+#[test]
+#[cfg(target_os = "linux")]
+fn extremes_refuses_before_outgrowing_its_memory_limit() {
+    let out = under_ulimit(1_300_000, "extremes --board french --max-memory 500M");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("more than 500.0 MiB (the limit)"),
+        "{stderr}"
+    );
+}
+
 /// No subcommand defines a flag twice (e.g. through shared flattened option groups).
 #[test]
 fn no_subcommand_repeats_a_flag() {
