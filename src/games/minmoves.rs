@@ -31,7 +31,7 @@ use crate::geometry::regions::{Bound, Regions};
 use crate::geometry::symmetry::{Symmetry, Transforms};
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use thousands::Separable;
 
 type Table<K> = HashMap<K, u8, ahash::RandomState>;
@@ -327,11 +327,20 @@ impl<'a, K: Bits> Search<'a, K> {
         let frontier = std::mem::take(&mut self.sides[i].frontier);
         let side = &self.sides[i];
         let depth = side.depth + 1;
+        // The new positions are weighed as they are found, not only once all are: english's
+        // depth 9 found 44 million (350 MB) for a limit of 300 MB before the check below
+        // refused them. A chunk that finds the room gone stops the others.
+        let room = self.max_bytes.saturating_sub(self.bytes_needed(i, 0));
+        let taken = AtomicU64::new(0);
+        let full = AtomicBool::new(false);
         let found: Vec<(Vec<K>, Option<usize>)> = frontier
             .par_chunks(1024)
             .map(|chunk| {
                 let mut out = Vec::new();
                 let mut pruned: Option<usize> = None;
+                if full.load(Ordering::Relaxed) {
+                    return (out, pruned);
+                }
                 for &pos in chunk {
                     self.moves(i, pos, &mut |next, _| {
                         let c = side.transforms.canonical(next);
@@ -348,12 +357,20 @@ impl<'a, K: Bits> Search<'a, K> {
                 }
                 out.sort_unstable();
                 out.dedup();
+                // As `bytes_needed` weighs them: the new positions and the frontier.
+                let bytes = 2 * (out.len() * std::mem::size_of::<K>()) as u64;
+                if taken.fetch_add(bytes, Ordering::Relaxed) + bytes > room {
+                    full.store(true, Ordering::Relaxed);
+                }
                 (out, pruned)
             })
             .collect();
         let frontier_len = frontier.len();
         drop(frontier);
         let new_total: usize = found.iter().map(|(v, _)| v.len()).sum();
+        if full.load(Ordering::Relaxed) {
+            return Err(self.memory_error(depth, self.bytes_needed(i, new_total), new_total));
+        }
         self.check_memory(i, depth, new_total)?;
         let side = &mut self.sides[i];
         let d = u8::try_from(depth).map_err(|_| Error::input("more than 255 moves"))?;
@@ -483,6 +500,27 @@ impl<'a, K: Bits> Search<'a, K> {
     /// Stops before inserting `new` positions into side `i` if the tables, grown to hold
     /// them, and the frontier vectors would pass the memory limit.
     fn check_memory(&self, i: usize, depth: usize, new: usize) -> Result<()> {
+        let bytes = self.bytes_needed(i, new);
+        if bytes > self.max_bytes {
+            return Err(self.memory_error(depth, bytes, new));
+        }
+        Ok(())
+    }
+
+    /// The memory limit's error at `depth`, the search needing `bytes` for `new` positions
+    /// (at least: a search stopped early has not found them all).
+    fn memory_error(&self, depth: usize, bytes: u64, new: usize) -> Error {
+        Error::Memory(format!(
+            "the fewest-moves search needs more than {} MiB at depth {depth} ({} positions \
+             stored, {} new at least), more than the memory limit allows; raise --max-memory",
+            bytes >> 20,
+            self.sides.iter().map(|s| s.dist.len()).sum::<usize>(),
+            new
+        ))
+    }
+
+    /// The bytes the tables and frontiers need once side `i` holds `new` more positions.
+    fn bytes_needed(&self, i: usize, new: usize) -> u64 {
         // A table slot holds a key and a one-byte distance (padded), plus a control byte; at
         // most 7/8 of the slots are used. A full table doubles, the old one still held.
         let slot = std::mem::size_of::<(K, u8)>() as u64 + 1;
@@ -498,17 +536,7 @@ impl<'a, K: Bits> Search<'a, K> {
             bytes += (s.frontier.len() as u64) * std::mem::size_of::<K>() as u64;
         }
         // The unsorted new positions and the frontier they become.
-        bytes += 2 * new as u64 * std::mem::size_of::<K>() as u64;
-        if bytes > self.max_bytes {
-            return Err(Error::Memory(format!(
-                "the fewest-moves search needs about {} MiB at depth {depth} ({} positions \
-                 stored, {} new), more than the memory limit allows; raise --max-memory",
-                bytes >> 20,
-                self.sides.iter().map(|s| s.dist.len()).sum::<usize>(),
-                new
-            )));
-        }
-        Ok(())
+        bytes + 2 * new as u64 * std::mem::size_of::<K>() as u64
     }
 
     /// The best meeting among the frontier of side `i` (at that side's depth): the total

@@ -261,6 +261,25 @@ fn extremes_refuses_before_outgrowing_its_memory_limit() {
     );
 }
 
+/// `solve --min-moves` weighs the new positions of a depth as they are found: before, it
+/// found all of them first, and `solve --board tri:8 --min-moves --all-starts --max-memory
+/// 300M` took 625 MB before refusing (it aborted under a 650 MB address space).
+#[test]
+#[cfg(target_os = "linux")]
+fn min_moves_refuses_before_outgrowing_its_memory_limit() {
+    let out = under_ulimit(
+        650_000,
+        "solve --board tri:8 --min-moves --all-starts --max-memory 300M -j 2",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("more than the memory limit allows"),
+        "{stderr}"
+    );
+}
+
 /// No subcommand defines a flag twice (e.g. through shared flattened option groups).
 #[test]
 fn no_subcommand_repeats_a_flag() {
