@@ -1053,8 +1053,9 @@ pub fn count_sequences(board: &Board, from: Pegs, to: Pegs) -> Result<u128> {
     count_sequences_within(board, from, to, crate::memory::default_budget())
 }
 
-/// [`count_sequences`] with a memory limit: past `max_memory` bytes of memo (about 40 bytes
-/// a position) it stops with [`Error::Memory`].
+/// [`count_sequences`] with a memory limit: it stops with [`Error::Memory`] before its memo
+/// (a hash table of about 37 bytes a slot) would take more than `max_memory` bytes, the
+/// old slots and the new counted while the table doubles.
 ///
 /// ```
 /// use pegsol::{geometry::board::Board, games::solve::count_sequences_within};
@@ -1073,11 +1074,10 @@ pub fn count_sequences_within(
     if narrow_goal(board, from, goal).is_none() || from.count_ones() < to.count_ones() {
         return Ok(0);
     }
-    let max_entries = (max_memory / 40).min(usize::MAX as u64) as usize;
     if board.holes() <= 64 {
-        Counter::<u64>::new(board, goal, max_entries).count(u64::from_u128(from))
+        Counter::<u64>::new(board, goal, max_memory).count(u64::from_u128(from))
     } else {
-        Counter::<u128>::new(board, goal, max_entries).count(from)
+        Counter::<u128>::new(board, goal, max_memory).count(from)
     }
 }
 
@@ -1087,14 +1087,14 @@ struct Counter<K: Bits> {
     memo: HashMap<K, u128, Hasher>,
     to: K,
     to_pegs: u32,
-    max_entries: usize,
+    max_memory: u64,
 }
 
 impl<K: Bits> Counter<K> {
-    fn new(board: &Board, goal: Goal, max_entries: usize) -> Self {
+    fn new(board: &Board, goal: Goal, max_memory: u64) -> Self {
         let syms = goal_symmetries(board, goal);
         Counter {
-            max_entries,
+            max_memory,
             jumps: jump_masks(board),
             transforms: Transforms::new(&syms, board.holes()),
             memo: HashMap::with_hasher(hasher()),
@@ -1118,11 +1118,21 @@ impl<K: Bits> Counter<K> {
                 total = add(total, self.count(pos ^ all)?)?;
             }
         }
-        if self.memo.len() >= self.max_entries {
-            return Err(Error::Memory(format!(
-                "the count holds {} positions, the memory limit; raise --max-memory",
-                self.memo.len()
-            )));
+        // A full table doubles on the next insert: its slots (7 used in 8) and twice as
+        // many new ones are held at once. (It weighed 40 bytes a position before, and
+        // `reach --count --max-memory 200M` took 413 MB.)
+        let cap = self.memo.capacity();
+        if self.memo.len() == cap {
+            let slot = (std::mem::size_of::<(K, u128)>() + 1) as u64;
+            let bytes = 3 * (cap as u64 * 8 / 7) * slot;
+            if bytes > self.max_memory {
+                return Err(Error::Memory(format!(
+                    "the count holds {} positions, and doubling its table would pass the \
+                     memory limit ({}); raise --max-memory",
+                    self.memo.len(),
+                    crate::memory::human(self.max_memory)
+                )));
+            }
         }
         self.memo.insert(key, total);
         Ok(total)

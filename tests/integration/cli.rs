@@ -212,20 +212,25 @@ fn memory_limit_refuses_clearly() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
-/// Runs `pegsol args` under an address-space limit of `kib` KiB (`ulimit -v`): a run that
-/// grew past its `--max-memory` hits that wall and aborts on a failed allocation, where one
-/// that holds to it refuses with one line and exit code 2.
+/// Runs `pegsol args` under an address-space limit of `kib` KiB (`ulimit -v`) and asserts
+/// that it refuses with one line holding `says` and exit code 2: a run that grew past its
+/// `--max-memory` hits that wall first and aborts on a failed allocation.
 #[cfg(target_os = "linux")]
-fn under_ulimit(kib: u64, args: &str) -> std::process::Output {
+fn refuses_under_ulimit(kib: u64, args: &str, says: &str) {
     let bin = assert_cmd::cargo::cargo_bin("pegsol");
-    std::process::Command::new("sh")
+    let out = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!(
             "ulimit -v {kib} && exec '{}' {args}",
             bin.display()
         ))
         .output()
-        .unwrap()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(says), "{stderr}");
+    assert!(stderr.contains("max-memory"), "{stderr}");
 }
 
 /// `solvable` weighs the buffers of the layer it is building, not only the layers it
@@ -235,15 +240,11 @@ fn under_ulimit(kib: u64, args: &str) -> std::process::Output {
 #[test]
 #[cfg(target_os = "linux")]
 fn solvable_refuses_before_outgrowing_its_memory_limit() {
-    let out = under_ulimit(1_500_000, "solvable -q --board wiegleb --max-memory 300M");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.contains("more than 300.0 MiB (the limit"),
-        "{stderr}"
+    refuses_under_ulimit(
+        1_500_000,
+        "solvable -q --board wiegleb --max-memory 300M",
+        "more than 300.0 MiB (the limit",
     );
-    assert!(stderr.contains("--max-memory"), "{stderr}");
 }
 
 /// `extremes` weighs the slots of the table being built before it doubles them: before,
@@ -251,13 +252,10 @@ fn solvable_refuses_before_outgrowing_its_memory_limit() {
 #[test]
 #[cfg(target_os = "linux")]
 fn extremes_refuses_before_outgrowing_its_memory_limit() {
-    let out = under_ulimit(1_300_000, "extremes --board french --max-memory 500M");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.contains("more than 500.0 MiB (the limit)"),
-        "{stderr}"
+    refuses_under_ulimit(
+        1_300_000,
+        "extremes --board french --max-memory 500M",
+        "more than 500.0 MiB (the limit)",
     );
 }
 
@@ -267,16 +265,25 @@ fn extremes_refuses_before_outgrowing_its_memory_limit() {
 #[test]
 #[cfg(target_os = "linux")]
 fn min_moves_refuses_before_outgrowing_its_memory_limit() {
-    let out = under_ulimit(
+    refuses_under_ulimit(
         650_000,
         "solve --board tri:8 --min-moves --all-starts --max-memory 300M -j 2",
+        "more than the memory limit allows",
     );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.contains("more than the memory limit allows"),
-        "{stderr}"
+}
+
+/// `reach --count` weighs its memo's table as it doubles (old and new slots at once), not
+/// at 40 bytes a position: before, `reach --board english --to <d4 alone> --count
+/// --max-memory 300M` took 413 MB and aborted under a 600 MB address space, asking for
+/// 553 MB more.
+#[test]
+#[cfg(target_os = "linux")]
+fn reach_count_refuses_before_outgrowing_its_memory_limit() {
+    refuses_under_ulimit(
+        600_000,
+        "reach --board english --to '--...--/--...--/......./...o.../......./--...--/--...--' \
+         --count --max-memory 300M",
+        "memory limit (300.0 MiB)",
     );
 }
 
