@@ -64,6 +64,19 @@ pub fn resident() -> Option<u64> {
     proc_field("/proc/self/status", "VmRSS:")
 }
 
+/// The bytes of a hash table (std's `HashMap`, hashbrown's layout) of `capacity` entries
+/// of type `T`: a slot for each, with one slot in eight left empty, and a control byte a
+/// slot. A table that grows doubles its slots and holds the old ones until it has moved
+/// them: three times these bytes at that moment.
+///
+/// ```
+/// // 7 entries of 16 bytes fill 8 slots of 17 bytes.
+/// assert_eq!(pegsol::memory::hash_table_bytes::<u128>(7), 136);
+/// ```
+pub fn hash_table_bytes<T>(capacity: usize) -> u64 {
+    (capacity as u64 * 8 / 7) * (std::mem::size_of::<T>() as u64 + 1)
+}
+
 /// A memory limit held to while a run grows: the memory the process took since the watch
 /// began ([`resident`], so every table counts, including the buffers of a layer being
 /// built), against `limit`. A run asks [`Watch::over`] as it grows and refuses once it is

@@ -59,9 +59,9 @@ pub fn shortest_dead_end(board: &Board, start: Pegs, max_memory: u64) -> Result<
     }
 }
 
-/// The bytes a table takes: its slots and their control bytes.
+/// The bytes a table takes ([`crate::memory::hash_table_bytes`]).
 fn table_bytes<K>(t: &Table<K>) -> u64 {
-    (t.capacity() * (std::mem::size_of::<(K, (u128, K))>() + 1)) as u64
+    crate::memory::hash_table_bytes::<(K, (u128, K))>(t.capacity())
 }
 
 fn sweep<K: Bits>(board: &Board, start: Pegs, max_memory: u64) -> Result<Extremes> {

@@ -521,13 +521,11 @@ impl<'a, K: Bits> Search<'a, K> {
 
     /// The bytes the tables and frontiers need once side `i` holds `new` more positions.
     fn bytes_needed(&self, i: usize, new: usize) -> u64 {
-        // A table slot holds a key and a one-byte distance (padded), plus a control byte; at
-        // most 7/8 of the slots are used. A full table doubles, the old one still held.
-        let slot = std::mem::size_of::<(K, u8)>() as u64 + 1;
+        // A slot holds a key and a one-byte distance (padded). A full table doubles, the
+        // old one still held.
         let table = |len: usize, cap: usize| -> u64 {
-            let cap = cap.max(1) as u64;
-            let bytes = cap * 8 / 7 * slot;
-            if len as u64 > cap { 3 * bytes } else { bytes }
+            let bytes = crate::memory::hash_table_bytes::<(K, u8)>(cap.max(1));
+            if len > cap.max(1) { 3 * bytes } else { bytes }
         };
         let mut bytes = 0u64;
         for (k, s) in self.sides.iter().enumerate() {

@@ -1123,8 +1123,7 @@ impl<K: Bits> Counter<K> {
         // `reach --count --max-memory 200M` took 413 MB.)
         let cap = self.memo.capacity();
         if self.memo.len() == cap {
-            let slot = (std::mem::size_of::<(K, u128)>() + 1) as u64;
-            let bytes = 3 * (cap as u64 * 8 / 7) * slot;
+            let bytes = 3 * crate::memory::hash_table_bytes::<(K, u128)>(cap);
             if bytes > self.max_memory {
                 return Err(Error::Memory(format!(
                     "the count holds {} positions, and doubling its table would pass the \
