@@ -327,7 +327,7 @@ impl<'a, K: Bits> Search<'a, K> {
         let frontier = std::mem::take(&mut self.sides[i].frontier);
         let side = &self.sides[i];
         let depth = side.depth + 1;
-        // The new positions are weighed as they are found, not only once all are: english's
+        // The new positions are weighed as they are found, not only once all are: tri:8's
         // depth 9 found 44 million (350 MB) for a limit of 300 MB before the check below
         // refused them. A chunk that finds the room gone stops the others.
         let room = self.max_bytes.saturating_sub(self.bytes_needed(i, 0));
