@@ -8,4 +8,5 @@
 //! ```
 
 pub mod line;
+mod order;
 pub mod solvable;

@@ -120,17 +120,50 @@ impl<K: Bits> Lines<K> {
         lines
     }
 
+    /// The jumps of `set` (bit `j` for jump `j`) as [`Lines::each_within`] takes them:
+    /// per line class, the line-order bits of the runs taken forwards, then backwards.
+    fn masks(&self, set: u128) -> Vec<u128> {
+        let mut out = Vec::with_capacity(2 * self.triples.len());
+        for (c, &t) in self.triples.iter().enumerate() {
+            let (mut fwd, mut bwd) = (0u128, 0u128);
+            for i in 0..K::BITS {
+                if t >> i & K::one() == K::one() {
+                    fwd |= (set >> self.forward[c * K::BITS + i] & 1) << i;
+                    bwd |= (set >> self.backward[c * K::BITS + i] & 1) << i;
+                }
+            }
+            out.extend([fwd, bwd]);
+        }
+        out
+    }
+
     /// Calls `f(j)` for every jump `j` whose three holes hold the pattern `want`: for each
     /// line class, `want(x, x >> 1, x >> 2)` of the position `x` in line order gives the
     /// runs matched forwards, and `want(x >> 2, x >> 1, x)` those matched backwards.
     #[inline]
-    fn each(&self, pos: K, want: impl Fn(K, K, K) -> K, mut f: impl FnMut(usize)) -> bool {
+    fn each(&self, pos: K, want: impl Fn(K, K, K) -> K, f: impl FnMut(usize)) -> bool {
+        self.each_within(pos, want, None, f)
+    }
+
+    /// [`Lines::each`] for the jumps of `within` only (per line class, the line-order
+    /// bits of the runs taken forwards and backwards, as [`Lines::masks`] gives them).
+    #[inline]
+    fn each_within(
+        &self,
+        pos: K,
+        want: impl Fn(K, K, K) -> K,
+        within: Option<&[u128]>,
+        mut f: impl FnMut(usize),
+    ) -> bool {
         let mut any = false;
         for (c, layout) in self.layouts.iter().enumerate() {
             let x = layout.as_ref().map_or(pos, |t| t.apply(0, pos));
             let (y, z) = (x >> 1, x >> 2);
-            let mut fwd = want(x, y, z) & self.triples[c];
-            let mut bwd = want(z, y, x) & self.triples[c];
+            let (wf, wb) = within.map_or((self.triples[c], self.triples[c]), |w| {
+                (K::from_u128(w[2 * c]), K::from_u128(w[2 * c + 1]))
+            });
+            let mut fwd = want(x, y, z) & self.triples[c] & wf;
+            let mut bwd = want(z, y, x) & self.triples[c] & wb;
             any |= (fwd | bwd) != K::zero();
             let base = c * K::BITS;
             while fwd != K::zero() {
@@ -295,6 +328,32 @@ impl<K: Bits> MoveTable<K> {
         (canon, by)
     }
 
+    /// [`MoveTable::canonical_child_by`] without a branch, for boards with at least 4 bits
+    /// to spare in `K` (the subgroup has at most 16 elements): each image carries its
+    /// symmetry's number in 4 low bits while the smallest is taken. The first such
+    /// symmetry, as [`MoveTable::canonical_child_by`] gives it.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let b = Board::from_spec("english").unwrap();
+    /// let t = MoveTable::<u64>::new(&b, |_| true);
+    /// let start = b.default_start() as u64;
+    /// let img = t.images(start, t.subgroup_order());
+    /// t.each_jump(start, |j| {
+    ///     assert_eq!(t.canonical_child_tagged(&img, j), t.canonical_child_by(&img, j));
+    /// });
+    /// ```
+    #[inline(always)]
+    pub fn canonical_child_tagged(&self, img: &[K; MAX_GROUP], j: usize) -> (K, usize) {
+        let images = &self.jump_images[j * self.h..(j + 1) * self.h];
+        let tagged = |i: usize| (img[i] ^ images[i]) << 4 | K::from(i).expect("i < 16");
+        let best = (1..self.h).map(tagged).fold(tagged(0), |a, b| a.min(b));
+        (
+            best >> 4,
+            (best & K::from(15).expect("15")).to_usize().expect("i"),
+        )
+    }
+
     /// The largest image under the subgroup of `pos ^ mask(j)`, given `img` as for
     /// [`MoveTable::canonical_child`]. Complementing reverses the order of positions and
     /// commutes with the symmetries, so the complement (within the board) of this image
@@ -331,6 +390,34 @@ impl<K: Bits> MoveTable<K> {
     #[inline]
     pub fn each_jump(&self, pos: K, f: impl FnMut(usize)) -> bool {
         self.lines.each(pos, |from, over, to| from & over & !to, f)
+    }
+
+    /// [`MoveTable::each_jump`] for the jumps of a set only, given as
+    /// [`MoveTable::jump_masks`] of it.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let b = Board::from_spec("english").unwrap();
+    /// let t = MoveTable::<u64>::new(&b, |_| true);
+    /// let start = b.default_start() as u64;
+    /// let mut all = Vec::new();
+    /// t.each_jump(start, |j| all.push(j));
+    /// // Only the first of the four jumps into d4.
+    /// let masks = t.jump_masks(1 << all[0]);
+    /// let mut some = Vec::new();
+    /// t.each_jump_within(start, &masks, |j| some.push(j));
+    /// assert_eq!((all.len(), some), (4, vec![all[0]]));
+    /// ```
+    #[inline]
+    pub fn each_jump_within(&self, pos: K, masks: &[u128], f: impl FnMut(usize)) -> bool {
+        self.lines
+            .each_within(pos, |from, over, to| from & over & !to, Some(masks), f)
+    }
+
+    /// A set of jumps (bit `j` for jump `j`, boards of up to 128 holes in a line order)
+    /// in the form [`MoveTable::each_jump_within`] takes.
+    pub fn jump_masks(&self, set: u128) -> Vec<u128> {
+        self.lines.masks(set)
     }
 
     /// [`MoveTable::each_unjump`] with `backward`, else [`MoveTable::each_jump`].
