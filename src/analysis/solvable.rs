@@ -1059,7 +1059,33 @@ impl<'a, K: Bits> Solver<'a, K> {
         Ok((next, accs.iter().map(|a| a.0).sum()))
     }
 
-    /// [`Solver::expand`] forward from a layer whose positions carry tags (`tags`, in the
+    /// [`Solver::expand`] with the order of jumps when the layer has `tags`
+    /// ([`Solver::expand_ordered`]), plainly otherwise; the next layer's tags, if any.
+    fn expand_with(
+        &self,
+        layer: &Shards<K>,
+        tags: Option<&[u32]>,
+        backward: bool,
+        prune: Option<&Pruner>,
+    ) -> Result<(Shards<K>, Option<Vec<u32>>, u64)> {
+        match tags {
+            Some(t) => self.expand_ordered(layer, t, backward, prune),
+            None => {
+                let (next, cut) = self.expand(layer, backward, prune)?;
+                Ok((next, None, cut))
+            }
+        }
+    }
+
+    /// The tags of a first layer (a start, or the goals), when the order of jumps applies
+    /// ([`JumpOrder`]: a board of at most 126 jumps, packed keys).
+    fn first_tags(&self, layer: &Shards<K>) -> Option<Vec<u32>> {
+        let order = self.order.as_ref()?;
+        self.keys.0?;
+        Some((0..size(layer) as u32).map(|r| order.start(r)).collect())
+    }
+
+    /// [`Solver::expand`] from a layer whose positions carry tags (`tags`, in the
     /// layer's order), skipping the jumps that [`JumpOrder`] shows to repeat a position:
     /// the same next layer, from fewer jumps (english d4's layer 15: 3.7 million jumps
     /// made and 2.8 million kept, instead of 9.5 and 7.2 million). Returns the next layer, its tags (`None` when its
@@ -1068,6 +1094,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         &self,
         layer: &Shards<K>,
         tags: &[u32],
+        backward: bool,
         prune: Option<&Pruner>,
     ) -> Result<(Shards<K>, Option<Vec<u32>>, u64)> {
         let order = self.order.as_ref().expect("an order of jumps");
@@ -1082,7 +1109,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 let within = order.within(tag);
                 let img = self.moves.images(pos, h);
                 let Some(p) = prune else {
-                    self.moves.each_jump_within(pos, within, |j| {
+                    self.moves.each_move_within(pos, backward, within, |j| {
                         let (c, by) = self.moves.canonical_child_tagged(&img, j);
                         out.push_tagged(c, order.payload(tag, j, by));
                     });
@@ -1093,10 +1120,10 @@ impl<'a, K: Bits> Solver<'a, K> {
                 kids.resize(jumps, (K::zero(), 0));
                 let slack = p.slack(pos, chunks);
                 let (mut n, mut kept) = (0, 0);
-                self.moves.each_jump_within(pos, within, |j| {
+                self.moves.each_move_within(pos, backward, within, |j| {
                     let (c, by) = self.moves.canonical_child_tagged(&img, j);
                     kids[kept] = (c, order.payload(tag, j, by));
-                    kept += usize::from(p.keeps(&slack, j, false));
+                    kept += usize::from(p.keeps(&slack, j, backward));
                     n += 1;
                 });
                 for &(c, payload) in &kids[..kept] {
@@ -1252,6 +1279,8 @@ impl<'a, K: Bits> Solver<'a, K> {
         let mut bwd = vec![goals];
         let mut held = 0u64;
         let mut empty = size(&fwd[0]) == 0 || size(&bwd[0]) == 0;
+        // Tags for the order of jumps ([`JumpOrder`]) on both sides.
+        let (mut ftags, mut btags) = (self.first_tags(&fwd[0]), self.first_tags(&bwd[0]));
         // The side to grow: the one whose next layer should be the smaller, guessed from
         // its last layer and its last growth ratio.
         let guess = |side: &[Shards<K>]| -> f64 {
@@ -1265,9 +1294,15 @@ impl<'a, K: Bits> Solver<'a, K> {
         while !empty && fwd.len() - 1 < last - (bwd.len() - 1) {
             let forward = guess(&fwd) <= guess(&bwd);
             let (next, cut) = if forward {
-                self.expand(fwd.last().expect("a layer"), false, ahead)?
+                let (next, tags, cut) =
+                    self.expand_with(fwd.last().expect("a layer"), ftags.as_deref(), false, ahead)?;
+                ftags = tags;
+                (next, cut)
             } else {
-                self.expand(bwd.last().expect("a layer"), true, behind)?
+                let (next, tags, cut) =
+                    self.expand_with(bwd.last().expect("a layer"), btags.as_deref(), true, behind)?;
+                btags = tags;
+                (next, cut)
             };
             empty = size(&next) == 0;
             if trace() {
@@ -1530,21 +1565,14 @@ impl<'a, K: Bits> Solver<'a, K> {
         let grow_to = if odd { m - 1 } else { m };
         // Tags for the order of jumps ([`JumpOrder`]), from the start on, while the ranks
         // fit.
-        let mut tags: Option<Vec<u32>> = match &self.order {
-            Some(o) if fwd.len() == 1 && self.keys.0.is_some() => {
-                Some((0..size(&fwd[0]) as u32).map(|r| o.start(r)).collect())
-            }
-            _ => None,
+        let mut tags = if fwd.len() == 1 {
+            self.first_tags(&fwd[0])
+        } else {
+            None
         };
         while fwd.len() - 1 < grow_to {
-            let last_layer = fwd.last().expect("a layer");
-            let (next, next_tags, cut) = match &tags {
-                Some(t) => self.expand_ordered(last_layer, t, prune)?,
-                None => {
-                    let (next, cut) = self.expand(last_layer, false, prune)?;
-                    (next, None, cut)
-                }
-            };
+            let (next, next_tags, cut) =
+                self.expand_with(fwd.last().expect("a layer"), tags.as_deref(), false, prune)?;
             tags = next_tags;
             if trace() {
                 eprintln!(
@@ -2006,16 +2034,12 @@ impl<'a, K: Bits> Solver<'a, K> {
         let mut layer: Shards<K> = vec![Vec::new(); SHARDS];
         let start = self.transforms_canon_h(self.start);
         layer[self.keys.shard(start)].push(start);
-        let h = self.moves.subgroup_order();
+        // No cuts: with the order of jumps every layer is the plain one, from fewer jumps.
+        let mut tags = self.first_tags(&layer);
         let mut depth = 1;
         loop {
-            let (next, _) = self.step(&layer, |pos, out, _: &mut ()| {
-                let img = self.moves.images(pos, h);
-                self.moves.each_jump(pos, |j| {
-                    let c = self.moves.canonical_child(&img, j);
-                    out.push(c);
-                });
-            })?;
+            let (next, next_tags, _) = self.expand_with(&layer, tags.as_deref(), false, None)?;
+            tags = next_tags;
             let n: usize = next.iter().map(Vec::len).sum();
             if n == 0 {
                 return Ok(depth);
@@ -3592,7 +3616,7 @@ mod tests {
             let (mut plain_jumps, mut ordered_jumps) = (0, 0);
             for k in 0..depth {
                 let (next, _) = s.expand(&layer, false, None).unwrap();
-                let (ordered, next_tags, _) = s.expand_ordered(&layer, &tags, None).unwrap();
+                let (ordered, next_tags, _) = s.expand_ordered(&layer, &tags, false, None).unwrap();
                 assert_eq!(ordered, next, "{spec} layer {}", k + 1);
                 let count = |t: Option<&[u32]>| {
                     let mut n = 0;
@@ -3621,6 +3645,18 @@ mod tests {
                 ordered_jumps < plain_jumps,
                 "{spec}: {ordered_jumps} of {plain_jumps}"
             );
+            // Backwards (un-jumps) from the goals, several starts of the order at once.
+            let mut layer = s.goals();
+            let mut tags = s.first_tags(&layer).expect("an order");
+            assert!(tags.len() > 1, "{spec}");
+            for k in 0..depth {
+                let (next, _) = s.expand(&layer, true, None).unwrap();
+                let (ordered, next_tags, _) = s.expand_ordered(&layer, &tags, true, None).unwrap();
+                assert_eq!(ordered, next, "{spec} backward layer {}", k + 1);
+                tags = next_tags.expect("ranks fit");
+                layer = next;
+            }
+            assert!(size(&layer) > 0, "{spec} backward");
         }
     }
 }

@@ -414,6 +414,36 @@ impl<K: Bits> MoveTable<K> {
             .each_within(pos, |from, over, to| from & over & !to, Some(masks), f)
     }
 
+    /// [`MoveTable::each_move`] for the jumps of a set only, as
+    /// [`MoveTable::each_jump_within`]; with `backward`, the un-jumps.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let t = MoveTable::<u64>::new(&b, |_| true);
+    /// // One peg in a1: two un-jumps, and only one of them in a set that holds one.
+    /// let mut all = Vec::new();
+    /// t.each_move(1, true, |j| all.push(j));
+    /// let mut some = Vec::new();
+    /// t.each_move_within(1, true, &t.jump_masks(1 << all[1]), |j| some.push(j));
+    /// assert_eq!((all.len(), some), (2, vec![all[1]]));
+    /// ```
+    #[inline]
+    pub fn each_move_within(
+        &self,
+        pos: K,
+        backward: bool,
+        masks: &[u128],
+        f: impl FnMut(usize),
+    ) -> bool {
+        if backward {
+            self.lines
+                .each_within(pos, |from, over, to| !from & !over & to, Some(masks), f)
+        } else {
+            self.each_jump_within(pos, masks, f)
+        }
+    }
+
     /// A set of jumps (bit `j` for jump `j`, boards of up to 128 holes in a line order)
     /// in the form [`MoveTable::each_jump_within`] takes.
     pub fn jump_masks(&self, set: u128) -> Vec<u128> {
