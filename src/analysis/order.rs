@@ -75,7 +75,7 @@ impl JumpOrder {
         let jumps = board.jumps();
         let n = jumps.len();
         let h = moves.subgroup_order();
-        if n >= NONE as usize || h > 16 || board.holes() + 4 > K::BITS || K::BITS > 128 {
+        if n >= NONE as usize || h > 16 || board.holes() + 4 > K::BITS {
             return None;
         }
         let t = moves.transforms();

@@ -1088,8 +1088,8 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// [`Solver::expand`] from a layer whose positions carry tags (`tags`, in the
     /// layer's order), skipping the jumps that [`JumpOrder`] shows to repeat a position:
     /// the same next layer, from fewer jumps (english d4's layer 15: 3.7 million jumps
-    /// made and 2.8 million kept, instead of 9.5 and 7.2 million). Returns the next layer, its tags (`None` when its
-    /// ranks would not fit a tag) and the children cut.
+    /// made and 2.8 million kept, instead of 9.5 and 7.2 million). Returns the next
+    /// layer, its tags (`None` when its ranks would not fit a tag) and the children cut.
     fn expand_ordered(
         &self,
         layer: &Shards<K>,
