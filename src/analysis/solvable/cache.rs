@@ -1,0 +1,315 @@
+//! The hint cache: the solvable positions from a start and their `W`, built once and read
+//! back from a file ([`HintCache`]).
+
+use super::*;
+
+/// A solvable set and the winning continuations of each of its positions, kept for
+/// [`hint`]s: built once from a position (the start of a game), it answers at once for
+/// every position reachable from there, in a file if wished ([`HintCache::write`],
+/// [`HintCache::read`]). Positions are kept in canonical form under the symmetries that
+/// fix the goal.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let cache = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+/// let h = cache.hint(&b, b.default_start()).unwrap();
+/// assert_eq!(h.wins, 29_760); // published: tri:5 from a1
+/// // After the best jump, the cache still knows the answer.
+/// let next = b.default_start() ^ h.jumps[0].jump.mask();
+/// assert_eq!(cache.hint(&b, next).unwrap().wins, h.jumps[0].wins);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HintCache {
+    /// Which board and goal: [`HintCache::identity`].
+    identity: String,
+    /// The position the cache was built from.
+    start: Pegs,
+    goal: Pegs,
+    /// Layer `j`: the solvable positions `j` jumps after the start, sorted, with their `W`.
+    layers: Vec<Vec<(Pegs, u128)>>,
+}
+
+/// The first line of a hint cache file.
+pub(super) const CACHE_MAGIC: &str = "pegsol hint cache 1";
+
+impl HintCache {
+    /// The solvable positions from `position` (ending on `finish`) and their wins.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert_eq!(c.hint(&b, b.default_start()).unwrap().wins, 29_760); // published
+    /// ```
+    pub fn build(
+        board: &Board,
+        position: Pegs,
+        finish: Finish,
+        opts: &SolveOptions,
+    ) -> Result<HintCache> {
+        Self::build_layers(board, position, finish, opts, true)
+    }
+
+    /// [`HintCache::build`]; without `whole`, when the goal is the position's complement,
+    /// only the layers up to the middle (enough for the position itself and its children).
+    pub(super) fn build_layers(
+        board: &Board,
+        position: Pegs,
+        finish: Finish,
+        opts: &SolveOptions,
+        whole: bool,
+    ) -> Result<HintCache> {
+        let layers = with_pool(opts, || {
+            if board.holes() <= 64 {
+                Solver::<u64>::new(board, position, finish, false)
+                    .within(opts.max_memory)
+                    .table(opts, whole)
+            } else {
+                Solver::<u128>::new(board, position, finish, false)
+                    .within(opts.max_memory)
+                    .table(opts, whole)
+            }
+        })?;
+        Ok(HintCache {
+            identity: Self::identity(board, finish),
+            start: position,
+            goal: finish.mask(board),
+            layers,
+        })
+    }
+
+    /// The board (name, holes, lattice, jumps) and the goal a cache belongs to, as one line.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// assert!(HintCache::identity(&b, Finish::Any).starts_with("board tri:5, finish any"));
+    /// ```
+    pub fn identity(board: &Board, finish: Finish) -> String {
+        format!(
+            "board {}, finish {}, {} holes on the {} lattice at {:?}, {} jumps",
+            board.name(),
+            finish.name(board),
+            board.holes(),
+            board.lattice().name(),
+            board.cells(),
+            board.jumps().len()
+        )
+    }
+
+    /// Solvable positions kept.
+    pub fn len(&self) -> usize {
+        self.layers.iter().map(Vec::len).sum()
+    }
+
+    /// Every solvable position kept, layer by layer, in canonical form under the symmetries
+    /// that fix the goal (the other members of their orbits are solvable too).
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert_eq!(c.positions().count(), c.len());
+    /// // The first is the start (in canonical form): as many pegs.
+    /// assert_eq!(c.positions().next().map(u128::count_ones), Some(b.default_start().count_ones()));
+    /// ```
+    pub fn positions(&self) -> impl Iterator<Item = Pegs> + '_ {
+        self.layers.iter().flatten().map(|&(k, _)| k)
+    }
+
+    /// Whether no position is solvable from the cache's start.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// `W` of `pos` when the cache knows it: `Some(0)` for a position reachable from the
+    /// cache's start (it has a solvable parent... or none, as far as the cache can tell, see
+    /// [`HintCache::hint`]) is never returned; `None` when `pos` is not a kept position.
+    pub(super) fn wins_of(&self, board: &Board, pos: Pegs) -> Option<u128> {
+        let start_pegs = self.start.count_ones();
+        let pegs = pos.count_ones();
+        if pegs > start_pegs {
+            return None;
+        }
+        let layer = self.layers.get((start_pegs - pegs) as usize)?;
+        let key = board
+            .symmetries()
+            .iter()
+            .filter(|s| board.transform(s, self.goal) == self.goal)
+            .map(|s| board.transform(s, pos))
+            .min()
+            .unwrap_or(pos);
+        layer
+            .binary_search_by(|&(k, _)| k.cmp(&key))
+            .ok()
+            .map(|i| layer[i].1)
+    }
+
+    /// The hint for `position` when it is one of the cache's solvable positions (reachable
+    /// from the cache's start and winnable): then every solvable child is kept too, and a
+    /// child not kept loses. `None` for any other position (lost, or not reachable from the
+    /// cache's start): [`hint`] answers those.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// let h = c.hint(&b, b.default_start()).unwrap();
+    /// // The two first jumps are mirror images: 14,880 wins each.
+    /// assert_eq!(h.jumps.iter().map(|j| j.wins).collect::<Vec<_>>(), [14_880, 14_880]);
+    /// let won = c.hint(&b, 1).unwrap(); // one peg, in a1: a finished win
+    /// assert_eq!((won.wins, won.jumps.len()), (1, 0));
+    /// ```
+    pub fn hint(&self, board: &Board, position: Pegs) -> Option<Hint> {
+        let wins = self.wins_of(board, position)?;
+        let mut jumps: Vec<JumpWins> = board
+            .jumps()
+            .iter()
+            .filter(|j| j.is_legal(position))
+            .map(|&jump| JumpWins {
+                jump,
+                wins: self.wins_of(board, position ^ jump.mask()).unwrap_or(0),
+            })
+            .collect();
+        jumps.sort_by(|a, b| b.wins.cmp(&a.wins).then(a.jump.cmp(&b.jump)));
+        Some(Hint { wins, jumps })
+    }
+
+    /// The cache as bytes: a text header (magic line, identity, start, number of layers),
+    /// then per layer its length and (position, `W`) pairs as little-endian `u128`s.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = format!(
+            "{CACHE_MAGIC}\n{}\nstart {} goal {} layers {}\n",
+            self.identity,
+            self.start,
+            self.goal,
+            self.layers.len()
+        )
+        .into_bytes();
+        out.reserve(self.len() * 32 + self.layers.len() * 8);
+        for layer in &self.layers {
+            out.extend_from_slice(&(layer.len() as u64).to_le_bytes());
+            for &(k, w) in layer {
+                out.extend_from_slice(&k.to_le_bytes());
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Reads a cache written by [`HintCache::to_bytes`], refusing one of another board or
+    /// goal than `board` and `finish`, or a damaged one.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert_eq!(HintCache::from_bytes(&c.to_bytes(), &b, Finish::Any).unwrap(), c);
+    /// let a1 = Finish::Hole(b.hole("a1").unwrap());
+    /// assert!(HintCache::from_bytes(&c.to_bytes(), &b, a1).is_err());
+    /// ```
+    pub fn from_bytes(bytes: &[u8], board: &Board, finish: Finish) -> Result<HintCache> {
+        let damaged = || Error::input("not a pegsol hint cache, or a damaged one");
+        let mut rest = bytes;
+        let mut line = || -> Result<String> {
+            let end = rest.iter().position(|&b| b == b'\n').ok_or_else(damaged)?;
+            let text = std::str::from_utf8(&rest[..end]).map_err(|_| damaged())?;
+            rest = &rest[end + 1..];
+            Ok(text.to_string())
+        };
+        if line()? != CACHE_MAGIC {
+            return Err(damaged());
+        }
+        let identity = line()?;
+        let want = Self::identity(board, finish);
+        if identity != want {
+            let short = |s: &str| s.split(", ").take(2).collect::<Vec<_>>().join(", ");
+            return Err(Error::input(format!(
+                "the hint cache is for {}, not {}{}",
+                short(&identity),
+                short(&want),
+                if short(&identity) == short(&want) {
+                    " (the board file changed)"
+                } else {
+                    ""
+                }
+            )));
+        }
+        let numbers: Vec<u128> = line()?
+            .split(' ')
+            .skip(1)
+            .step_by(2)
+            .map(|x| x.parse().map_err(|_| damaged()))
+            .collect::<Result<_>>()?;
+        let [start, goal, count] = numbers[..] else {
+            return Err(damaged());
+        };
+        let mut layers = Vec::new();
+        for _ in 0..count {
+            let n = u64::from_le_bytes(
+                rest.get(..8)
+                    .ok_or_else(damaged)?
+                    .try_into()
+                    .expect("8 bytes"),
+            ) as usize;
+            rest = &rest[8..];
+            let body = rest
+                .get(..n.checked_mul(32).ok_or_else(damaged)?)
+                .ok_or_else(damaged)?;
+            let word = |c: &[u8]| u128::from_le_bytes(c.try_into().expect("16 bytes"));
+            let layer: Vec<(Pegs, u128)> = body
+                .chunks_exact(32)
+                .map(|c| (word(&c[..16]), word(&c[16..])))
+                .collect();
+            if !layer.is_sorted() {
+                return Err(damaged());
+            }
+            layers.push(layer);
+            rest = &rest[n * 32..];
+        }
+        if !rest.is_empty() {
+            return Err(damaged());
+        }
+        Ok(HintCache {
+            identity,
+            start,
+            goal,
+            layers,
+        })
+    }
+
+    /// Writes the cache to `path` (through a temporary file, renamed at the end).
+    pub fn write(&self, path: &std::path::Path) -> Result<()> {
+        let fail =
+            |e: std::io::Error| Error::input(format!("cannot write {}: {e}", path.display()));
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => std::path::Path::new("."),
+        };
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+        std::io::Write::write_all(&mut tmp, &self.to_bytes()).map_err(fail)?;
+        tmp.persist(path).map_err(|e| fail(e.error))?;
+        Ok(())
+    }
+
+    /// Reads the cache in `path` ([`HintCache::from_bytes`]).
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("tri5-any.cache");
+    /// c.write(&path).unwrap();
+    /// assert_eq!(HintCache::read(&path, &b, Finish::Any).unwrap(), c);
+    /// let other = Board::from_spec("tri:6").unwrap();
+    /// assert!(HintCache::read(&path, &other, Finish::Any).is_err());
+    /// ```
+    pub fn read(path: &std::path::Path, board: &Board, finish: Finish) -> Result<HintCache> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| Error::input(format!("cannot read {}: {e}", path.display())))?;
+        Self::from_bytes(&bytes, board, finish)
+            .map_err(|e| Error::input(format!("{}: {e}", path.display())))
+    }
+}

@@ -1,0 +1,334 @@
+//! Membership tables for the probes of the passes: a filter of a layer's keys
+//! ([`KeyFilter`]), a hash table of keys and their values ([`WinTable`], [`probe`]), the
+//! places of a forward layer's positions ([`Places`], [`locate`]) and the parents they
+//! give ([`Links`]).
+
+use super::*;
+
+/// A set of keys as one bit per hash ([`KeyFilter::may_hold`]: every key added, and at
+/// most about one other key in 16): a cheap first test of membership, before a sorted
+/// intersection.
+pub(super) struct KeyFilter {
+    pub(super) bits: Vec<u64>,
+    pub(super) shift: u32,
+}
+
+impl KeyFilter {
+    pub(super) fn new<K: Bits>(keys: impl Iterator<Item = K> + Clone) -> Self {
+        let n = keys.clone().count();
+        // 16 bits per key, at least one word.
+        let size = (16 * n).next_power_of_two().max(64);
+        let mut f = KeyFilter {
+            bits: vec![0; size / 64],
+            shift: 64 - size.trailing_zeros(),
+        };
+        for k in keys {
+            let i = f.index(k);
+            f.bits[i / 64] |= 1 << (i % 64);
+        }
+        f
+    }
+
+    #[inline]
+    pub(super) fn index<K: Bits>(&self, key: K) -> usize {
+        // Another multiplier than the shard hash's and the win table's.
+        (key.fold64().wrapping_mul(0xA076_1D64_78BD_642F) >> self.shift) as usize
+    }
+
+    /// Asks for the word of `key` ahead of [`KeyFilter::may_hold`].
+    #[inline]
+    pub(super) fn prefetch<K: Bits>(&self, key: K) {
+        crate::count::prefetch(self.bits.as_ptr().wrapping_add(self.index(key) / 64));
+    }
+
+    /// Whether `key` may have been added: always when it was.
+    #[inline]
+    pub(super) fn may_hold<K: Bits>(&self, key: K) -> bool {
+        let i = self.index(key);
+        self.bits[i / 64] >> (i % 64) & 1 == 1
+    }
+}
+
+/// Nonzero keys and their `W`: open addressing with linear probing, at most half full,
+/// zero marking an empty slot (no position without pegs is stored). A value is kept as two
+/// `u64` halves beside its key, so that an entry is 24 bytes with 64-bit keys and a probe,
+/// hit or miss, touches one entry.
+pub(super) struct WinTable<K> {
+    pub(super) slots: Vec<(K, [u64; 2])>,
+    pub(super) shift: u32,
+}
+
+impl<K: Bits> WinTable<K> {
+    pub(super) fn new(keys: &[K], wins: &[u128]) -> Self {
+        let size = (2 * keys.len()).next_power_of_two().max(16);
+        let mut t = WinTable {
+            slots: vec![(K::zero(), [0; 2]); size],
+            shift: 64 - size.trailing_zeros(),
+        };
+        for (&k, &w) in keys.iter().zip(wins) {
+            let mut i = t.index(k);
+            while t.slots[i].0 != K::zero() {
+                i = (i + 1) & (size - 1);
+            }
+            t.slots[i] = (k, [w as u64, (w >> 64) as u64]);
+        }
+        t
+    }
+
+    #[inline]
+    pub(super) fn index(&self, key: K) -> usize {
+        // A multiplier other than the shard hash's, so that one shard's keys spread out.
+        (key.fold64().wrapping_mul(0xD6E8_FEB8_6659_FD93) >> self.shift) as usize
+    }
+
+    /// Asks for the line of `key`'s first slot ([`probe`]).
+    #[inline]
+    pub(super) fn prefetch(&self, key: K) {
+        crate::count::prefetch(self.slots.as_ptr().wrapping_add(self.index(key)));
+    }
+
+    #[inline]
+    pub(super) fn get(&self, key: K) -> Option<u128> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.index(key);
+        loop {
+            let (k, [lo, hi]) = self.slots[i];
+            if k == key {
+                return Some(u128::from(lo) | u128::from(hi) << 64);
+            }
+            if k == K::zero() {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+/// For each position `unit[i]`, looks up in `tables` (one per shard) the keys that
+/// `keys(pos, out)` pushes (its canonical children or parents), and calls
+/// `found(i, key, value)` for each key held. The keys of a block of positions are listed
+/// first and sifted through `filter` (a [`KeyFilter`] of every key of `tables`), each
+/// filter word asked for before it is tested; then the table slot of each key kept is
+/// fetched [`PROBE_AHEAD`] keys before it is probed. The tables of english's middle layers
+/// are larger than the caches, and probes that waited for their line one at a time were
+/// most of the time of the `W` and `N` passes; about half the keys are not in the table
+/// (english d4's `N` pass: 4.9 million of 10.4 million parents), and the filter, a
+/// twelfth of the table's size, turns most of those away from the caches.
+pub(super) fn probe<K: Bits>(
+    unit: &[K],
+    tables: &[WinTable<K>],
+    filter: &KeyFilter,
+    keys_of: &Keys,
+    mut keys: impl FnMut(K, &mut Vec<K>),
+    mut found: impl FnMut(usize, K, u128) -> Result<()>,
+) -> Result<()> {
+    const BLOCK: usize = 32;
+    let mut buf: Vec<K> = Vec::with_capacity(BLOCK * 16);
+    let mut owner: Vec<u32> = Vec::with_capacity(BLOCK * 16);
+    for (b, block) in unit.chunks(BLOCK).enumerate() {
+        buf.clear();
+        owner.clear();
+        for (i, &pos) in block.iter().enumerate() {
+            let from = buf.len();
+            keys(pos, &mut buf);
+            for &k in &buf[from..] {
+                filter.prefetch(k);
+            }
+            owner.resize(buf.len(), (b * BLOCK + i) as u32);
+        }
+        // Keep the keys that the filter may hold, in place.
+        let mut kept = 0;
+        for n in 0..buf.len() {
+            let (k, i) = (buf[n], owner[n]);
+            buf[kept] = k;
+            owner[kept] = i;
+            kept += usize::from(filter.may_hold(k));
+        }
+        buf.truncate(kept);
+        for &k in buf.iter().take(PROBE_AHEAD) {
+            tables[keys_of.shard(k)].prefetch(k);
+        }
+        for (n, (&k, &i)) in buf.iter().zip(&owner).enumerate() {
+            if let Some(&later) = buf.get(n + PROBE_AHEAD) {
+                tables[keys_of.shard(later)].prefetch(later);
+            }
+            if let Some(x) = tables[keys_of.shard(k)].get(k) {
+                found(i as usize, k, x)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Where each position of a layer is, by its packed key ([`Keys`]): per shard, open
+/// addressing with linear probing, at most half full, every shard's table in one
+/// allocation. A slot holds the packed key (high half) and the position's index in the
+/// layer, flattened shard by shard, plus one (low half); zero marks an empty slot.
+pub(super) struct Places {
+    pub(super) slots: Vec<u64>,
+    /// Per shard: its first slot and the shift of its hash.
+    pub(super) shards: Vec<(usize, u32)>,
+}
+
+impl Places {
+    /// The places of `layer`'s positions (fewer than `u32::MAX`).
+    pub(super) fn new<K: Bits>(layer: &Shards<K>, packed: Packed) -> Places {
+        debug_assert!(size(layer) < u32::MAX as usize);
+        let mut shards = Vec::with_capacity(layer.len());
+        let mut total = 0;
+        for t in layer {
+            let n = Self::slots(t.len());
+            shards.push((total, 64 - n.trailing_zeros()));
+            total += n;
+        }
+        let mut slots = vec![0u64; total];
+        let lens: Vec<usize> = shards
+            .iter()
+            .zip(shards.iter().skip(1).map(|s| s.0).chain([total]))
+            .map(|(s, end)| end - s.0)
+            .collect();
+        let mut base = 0u32;
+        let parts: Vec<_> = split_by_mut(&mut slots, &lens)
+            .into_iter()
+            .zip(layer)
+            .zip(&shards)
+            .map(|((part, t), &(_, shift))| {
+                base += t.len() as u32;
+                (part, t, base - t.len() as u32, shift)
+            })
+            .collect();
+        parts.into_par_iter().for_each(|(part, t, base, shift)| {
+            let mask = part.len() - 1;
+            for (i, &pos) in t.iter().enumerate() {
+                let key = packed.split(pos.to_u128() as u64).1;
+                let mut at = Self::index(key, shift);
+                while part[at] != 0 {
+                    at = (at + 1) & mask;
+                }
+                part[at] = u64::from(key) << 32 | u64::from(base + i as u32 + 1);
+            }
+        });
+        Places { slots, shards }
+    }
+
+    /// The slots of each shard of `layer`: at least twice its positions, a power of two.
+    pub(super) fn slots(t: usize) -> usize {
+        (2 * t).next_power_of_two().max(16)
+    }
+
+    /// The bytes of the places of `layer`.
+    pub(super) fn bytes<K>(layer: &Shards<K>) -> usize {
+        layer.iter().map(|t| Self::slots(t.len())).sum::<usize>() * 8
+    }
+
+    #[inline]
+    pub(super) fn index(key: u32, shift: u32) -> usize {
+        (u64::from(key).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> shift) as usize
+    }
+
+    #[inline]
+    pub(super) fn prefetch(&self, (shard, key): (usize, u32)) {
+        let (first, shift) = self.shards[shard];
+        crate::count::prefetch(
+            self.slots
+                .as_ptr()
+                .wrapping_add(first + Self::index(key, shift)),
+        );
+    }
+
+    /// The index of the position of packed key `(shard, key)`, if the layer holds it.
+    #[inline]
+    pub(super) fn get(&self, (shard, key): (usize, u32)) -> Option<u32> {
+        let (first, shift) = self.shards[shard];
+        let mask = (1usize << (64 - shift)) - 1;
+        let mut i = Self::index(key, shift);
+        loop {
+            let s = self.slots[first + i];
+            if s == 0 {
+                return None;
+            }
+            if (s >> 32) as u32 == key {
+                return Some(s as u32 - 1);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+/// The solvable parents of the positions of a solvable layer, per shard of the layer:
+/// `(starts, to)`, position `i`'s parents being `to[starts[i]..starts[i + 1]]`, each an
+/// index into the solvable layer before (flattened shard by shard), once per un-jump
+/// ([`Solver::back_to_start`]).
+pub(super) struct Links(pub(super) Vec<(Vec<u32>, Vec<u32>)>);
+
+impl Links {
+    /// Per shard of the layer, each position's `lanes` values: the sums of its parents'
+    /// (`before`, per shard of the layer before, `lanes` values a position).
+    pub(super) fn sum(&self, before: &[Vec<u128>], lanes: usize) -> Result<Vec<Vec<u128>>> {
+        let prev: Vec<u128> = before.concat();
+        self.0
+            .par_iter()
+            .map(|(starts, to)| {
+                let mut out = vec![0u128; (starts.len() - 1) * lanes];
+                for (i, w) in starts.windows(2).enumerate() {
+                    let sum = &mut out[i * lanes..][..lanes];
+                    for &t in &to[w[0] as usize..w[1] as usize] {
+                        let from = &prev[t as usize * lanes..][..lanes];
+                        for (s, &x) in sum.iter_mut().zip(from) {
+                            *s = add(*s, x)?;
+                        }
+                    }
+                }
+                Ok(out)
+            })
+            .collect()
+    }
+}
+
+/// For each position `unit[i]`, looks up in `places` the keys that `keys(pos, out)`
+/// pushes, and calls `found(i, index)` for each key held, in the order of the positions.
+/// As [`probe`], the keys of a block of positions are listed first, and the slot of each
+/// is fetched [`PROBE_AHEAD`] keys before it is looked up. (No [`KeyFilter`] first: about
+/// half the keys are held, and building the filter cost more than it saved.)
+pub(super) fn locate<K: Bits>(
+    unit: &[K],
+    places: &Places,
+    packed: Packed,
+    mut keys: impl FnMut(K, &mut Vec<K>),
+    mut found: impl FnMut(usize, u32),
+) {
+    const BLOCK: usize = 32;
+    let mut buf: Vec<K> = Vec::with_capacity(BLOCK * 16);
+    let mut split: Vec<((usize, u32), u32)> = Vec::with_capacity(BLOCK * 16);
+    for (b, block) in unit.chunks(BLOCK).enumerate() {
+        split.clear();
+        for (i, &pos) in block.iter().enumerate() {
+            buf.clear();
+            keys(pos, &mut buf);
+            let owner = (b * BLOCK + i) as u32;
+            split.extend(
+                buf.iter()
+                    .map(|&k| (packed.split(k.to_u128() as u64), owner)),
+            );
+        }
+        for &(k, _) in split.iter().take(PROBE_AHEAD) {
+            places.prefetch(k);
+        }
+        for (n, &(k, i)) in split.iter().enumerate() {
+            if let Some(&(later, _)) = split.get(n + PROBE_AHEAD) {
+                places.prefetch(later);
+            }
+            if let Some(at) = places.get(k) {
+                found(i as usize, at);
+            }
+        }
+    }
+}
+
+/// The largest [`Places`] of a forward layer for which the back pass records [`Links`]
+/// ([`Solver::links_pay`]): 16 MiB, half the 32 MiB third-level cache of the machine
+/// measured. Past it each probe waits for memory, and sorting the parents costs less.
+pub(super) const LINK_CACHE: usize = 16 << 20;
+
+/// How many keys ahead [`probe`] fetches a slot.
+pub(super) const PROBE_AHEAD: usize = 16;

@@ -1,0 +1,345 @@
+//! Unit tests of the solver's parts (the integration tests check whole runs).
+
+use super::*;
+use crate::geometry::pagoda::Cut;
+use indicatif::ProgressBar;
+
+/// A fixed sequence of 64-bit keys (splitmix64).
+fn keys(seed: u64, n: usize) -> Vec<u64> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (z ^ (z >> 31)) | 1
+        })
+        .collect()
+}
+
+#[test]
+fn key_filter_holds_every_key_and_few_others() {
+    let held = keys(1, 10_000);
+    let f = KeyFilter::new(held.iter().copied());
+    assert!(held.iter().all(|&k| f.may_hold(k)));
+    let others = keys(2, 100_000);
+    let false_positives = others.iter().filter(|&&k| f.may_hold(k)).count();
+    // 10,000 bits set of 262,144: about 3.8% of other keys pass.
+    assert!(false_positives < 6_000, "{false_positives} false positives");
+    assert!(false_positives > 1_000, "{false_positives} false positives");
+}
+
+/// Every child (and parent) of every position of tri:5, through `Pruner`'s `i16` lanes,
+/// against the weights summed plainly: a cut in each lane of two blocks, one of them
+/// with large weights (near the limit) that must not wrap.
+#[test]
+fn pruner_lanes_match_plain_weights() {
+    let b = Board::from_spec("tri:5").unwrap();
+    let n = b.holes();
+    let cuts: Vec<Cut> = (0..LANE + 3)
+        .map(|k| {
+            let big = if k == 0 { 200 } else { 1 };
+            Cut {
+                weights: (0..n)
+                    .map(|h| big * (((h * 7 + k * 3) % 9) as i64 - 4))
+                    .collect(),
+                threshold: (k as i64 % 5) - 2,
+            }
+        })
+        .collect();
+    let total: i64 = cuts[0].weights.iter().map(|w| w.abs()).sum();
+    assert!(total > 1_000 && total < LANE_LIMIT);
+    let p = Pruner::new(&b, &cuts).expect("the cuts fit");
+    assert_eq!(p.blocks, 2);
+    let weight = |c: &Cut, pos: u64| -> i64 {
+        (0..n)
+            .filter(|&h| pos >> h & 1 == 1)
+            .map(|h| c.weights[h])
+            .sum()
+    };
+    let chunks = n.div_ceil(8);
+    for pos in 0..1u64 << n {
+        let s = p.slack(pos, chunks);
+        for (j, jump) in b.jumps().iter().enumerate() {
+            let (f, o, t) = (1u64 << jump.from, 1u64 << jump.over, 1u64 << jump.to);
+            if pos & f != 0 && pos & o != 0 && pos & t == 0 {
+                let child = pos ^ f ^ o ^ t;
+                let plain = cuts.iter().all(|c| weight(c, child) >= c.threshold);
+                assert_eq!(p.keeps(&s, j, false), plain, "{pos:b} jump {j}");
+            }
+            if pos & f == 0 && pos & o == 0 && pos & t != 0 {
+                let parent = pos ^ f ^ o ^ t;
+                let plain = cuts.iter().all(|c| weight(c, parent) >= c.threshold);
+                assert_eq!(p.keeps(&s, j, true), plain, "{pos:b} un-jump {j}");
+            }
+        }
+    }
+}
+
+#[test]
+fn cuts_too_heavy_for_the_lanes_are_left_out() {
+    let b = Board::from_spec("tri:5").unwrap();
+    let heavy = Cut {
+        weights: vec![1_000; b.holes()],
+        threshold: 0,
+    };
+    assert!(Pruner::new(&b, &[heavy]).is_none());
+}
+
+#[test]
+fn distinct_keeps_each_key_once() {
+    for n in [0, 100, 10_000] {
+        // Keys with many repeats, and the empty board (zero) among them.
+        let mut v: Vec<u64> = keys(3, n).iter().map(|k| k % 997).collect();
+        v.extend([0, 0]);
+        let want: std::collections::BTreeSet<u64> = v.iter().copied().collect();
+        distinct(&mut v, 64, &mut Vec::new());
+        let got: std::collections::BTreeSet<u64> = v.iter().copied().collect();
+        assert_eq!(got, want);
+        assert_eq!(v.len(), want.len(), "{n} keys: a repeat is left");
+    }
+}
+
+/// Layers built with packed keys ([`Keys`], boards of up to 40 holes) and with whole
+/// positions give the same answers: the meeting, the full sweep (`--reachable`), and
+/// a goal that is not the start's complement.
+#[test]
+fn packed_and_whole_keys_solve_alike() {
+    let opts = SolveOptions::default();
+    for (spec, start, finish) in [
+        ("tri:6", None, "any"),
+        ("tri:6", Some("c3"), "a1"),
+        ("tri:7", None, "any"),
+        ("english", None, "d4"),
+    ] {
+        let b = Board::from_spec(spec).unwrap();
+        let start = start.map_or(b.default_start(), |h| {
+            b.start_with_empty(&[b.hole(h).unwrap()])
+        });
+        let finish = Finish::parse(&b, Some(finish)).unwrap();
+        let packed: Solver<u64> = Solver::new(&b, start, finish, true);
+        assert!(packed.keys.0.is_some(), "{spec} fits packed keys");
+        let mut whole: Solver<u64> = Solver::new(&b, start, finish, true);
+        whole.keys = Keys(None);
+        let want = whole.solvable_meet(&opts).unwrap();
+        assert!(want.wins > 0 || spec != "english", "{spec}");
+        assert_eq!(packed.solvable_meet(&opts).unwrap(), want, "{spec}");
+        if spec == "tri:6" {
+            assert_eq!(
+                packed.solvable(&opts).unwrap(),
+                whole.solvable(&opts).unwrap()
+            );
+        }
+    }
+}
+
+/// A goal whose complement is the start moved by a symmetry `t` outside `H` (french
+/// d2 to d6, tri:6 a2 to a5: a reflection) meets in the middle mirrored through `t`
+/// ([`Solver::with_mirror`]), with the answers of the two-sided meeting.
+#[test]
+fn mirrors_by_a_symmetry_meet_as_two_sides_do() {
+    let opts = SolveOptions::default();
+    let setup = |spec: &str, hole: &str, finish: &str| {
+        let b = Board::from_spec(spec).unwrap();
+        let start = b.start_with_empty(&[b.hole(hole).unwrap()]);
+        let finish = Finish::parse(&b, Some(finish)).unwrap();
+        (b, start, finish)
+    };
+    // Which meetings are mirrored, and by what.
+    let mirror = |spec: &str, hole: &str, finish: &str| {
+        let (b, start, finish) = setup(spec, hole, finish);
+        let s: Solver<u64> = Solver::new(&b, start, finish, true);
+        match &s.mirror {
+            Mirror::No => "no".to_string(),
+            Mirror::Complement => "complement".to_string(),
+            Mirror::Through(t, _) => b.hole_name(t.perm()[b.hole(hole).unwrap()]),
+        }
+    };
+    assert_eq!(mirror("english", "d4", "d4"), "complement");
+    assert_eq!(mirror("french", "d2", "d6"), "d6");
+    assert_eq!(mirror("english", "c1", "c7"), "c7");
+    assert_eq!(mirror("tri:5", "a1", "c5"), "no");
+    // The same answers as the two-sided meeting, for `solvable` and for hints.
+    for (spec, hole, finish) in [
+        ("tri:5", "a2", "d5"),
+        ("tri:6", "a2", "a5"),
+        ("tri:6", "a3", "d6"),
+    ] {
+        for fix_start in [true, false] {
+            let (b, start, finish) = setup(spec, hole, finish);
+            let mirrored: Solver<u64> = Solver::new(&b, start, finish, fix_start);
+            assert!(
+                matches!(mirrored.mirror, Mirror::Through(..)),
+                "{spec} {hole}"
+            );
+            let mut plain: Solver<u64> = Solver::new(&b, start, finish, fix_start);
+            plain.mirror = Mirror::No;
+            if fix_start {
+                let want = plain.solvable_meet(&opts).unwrap();
+                assert!(want.wins > 0, "{spec} {hole}");
+                assert_eq!(
+                    mirrored.solvable_meet(&opts).unwrap(),
+                    want,
+                    "{spec} {hole}"
+                );
+                // Without links the back pass cuts parents by the mirrored cuts.
+                let mut probed: Solver<u64> = Solver::new(&b, start, finish, fix_start);
+                probed.link_cache = 0;
+                assert_eq!(probed.solvable_meet(&opts).unwrap(), want, "{spec} {hole}");
+            }
+            // Without `whole`, a mirrored table holds the start and its children.
+            for whole in [false, true] {
+                let (got, want) = (
+                    mirrored.table(&opts, whole).unwrap(),
+                    plain.table(&opts, whole).unwrap(),
+                );
+                let n = if whole { want.len() } else { 2 };
+                assert_eq!(got[..n], want[..n], "{spec} {hole} {fix_start} {whole}");
+            }
+        }
+    }
+}
+
+/// The `N` pass along the links that the back pass records gives what probing the
+/// layers gives: solvable counts, wins and the first jumps' `W` (a hint from the
+/// start), in games of an odd (english, tri:5) and an even (rect-diag) number of jumps.
+#[test]
+fn links_and_probes_count_alike() {
+    let opts = SolveOptions::default();
+    for (spec, finish) in [
+        ("english", "d4"),
+        ("tri:5", "a1"),
+        ("boards/rect-diag.txt", "a1"),
+    ] {
+        let b = Board::from_spec(&format!("{}/{spec}", env!("CARGO_MANIFEST_DIR")))
+            .or_else(|_| Board::from_spec(spec))
+            .unwrap();
+        let finish = Finish::parse(&b, Some(finish)).unwrap();
+        let start = b.default_start();
+        // Links everywhere the solvable layers are large enough, or only into the
+        // small forward layers (english: the first 9 or so), against none.
+        let solver = |fix_start: bool, cache: usize| {
+            let mut s: Solver<u64> = Solver::new(&b, start, finish, fix_start);
+            s.link_cache = cache;
+            s
+        };
+        let links = |s: &Solver<u64>| match s.meet(&opts, &ProgressBar::hidden()) {
+            Ok(Meet::Half(_, _, links)) => (
+                links.iter().skip(1).filter(|l| l.is_some()).count(),
+                links.len() - 1,
+            ),
+            _ => panic!("{spec}: a half meeting"),
+        };
+        let (all, mixed) = (usize::MAX, 256 << 10);
+        let (linked, layers) = links(&solver(true, all));
+        assert!(
+            linked > layers / 2,
+            "{spec}: {linked} of {layers} layers linked"
+        );
+        if spec == "english" {
+            let (some, _) = links(&solver(true, mixed));
+            assert!(some > 0 && some < linked, "{spec}: {some} of {linked}");
+        }
+        let want = solver(true, 0).solvable_meet(&opts).unwrap();
+        assert!(want.wins > 0, "{spec}");
+        let want_table = solver(false, 0).table(&opts, false).unwrap();
+        assert_eq!(want_table[0][0].1, want.wins);
+        for cache in [all, mixed, LINK_CACHE] {
+            let got = solver(true, cache).solvable_meet(&opts).unwrap();
+            assert_eq!(got, want, "{spec} {cache}");
+            let got = solver(false, cache).table(&opts, false).unwrap();
+            assert_eq!(got, want_table, "{spec} {cache}");
+        }
+    }
+}
+
+/// `meetings` against the plain definition: the positions of a layer whose canonical
+/// complements are among the layer's canonical children (tri:5 from a1 back to a1,
+/// layer 6 of 13 jumps).
+#[test]
+fn meetings_are_the_positions_whose_complements_are_children() {
+    let b = Board::from_spec("tri:5").unwrap();
+    let finish = Finish::parse(&b, Some("a1")).unwrap();
+    let s: Solver<u64> = Solver::new(&b, b.default_start(), finish, true);
+    let mut layer: Shards<u64> = vec![Vec::new(); SHARDS];
+    let start = s.transforms_canon_h(s.start);
+    layer[s.keys.shard(start)].push(start);
+    for _ in 0..6 {
+        layer = s.expand(&layer, false, None).unwrap().0;
+    }
+    let children = s.expand(&layer, false, None).unwrap().0;
+    let want = intersect(layer.clone(), &s.complements(&children).unwrap());
+    let got = s.meetings(&layer, None).unwrap();
+    assert!(size(&want) > 0);
+    assert_eq!(got, want);
+}
+
+/// Without cuts, skipping the jumps that [`JumpOrder`] shows to repeat a position
+/// leaves every layer as the plain sweep builds it, from fewer jumps; and the meetings
+/// from tagged layers are the plain ones. Boards with 8, 2 and 1 symmetries fixing the
+/// start, and one whose start has a frame of its own (tri:6 from b3).
+#[test]
+fn ordered_layers_are_the_plain_layers() {
+    for (spec, start, depth) in [
+        ("english", None, 9),
+        ("tri:6", None, 9),
+        ("tri:6", Some("b3"), 8),
+        ("tri:5", None, 8),
+    ] {
+        let b = Board::from_spec(spec).unwrap();
+        let start = start.map_or(b.default_start(), |h| {
+            b.start_with_empty(&[b.hole(h).unwrap()])
+        });
+        let s: Solver<u64> = Solver::new(&b, start, Finish::Any, false);
+        let order = s.order.as_ref().expect("an order");
+        let mut layer: Shards<u64> = vec![Vec::new(); SHARDS];
+        let first = s.transforms_canon_h(s.start);
+        layer[s.keys.shard(first)].push(first);
+        let mut tags = vec![order.start(0)];
+        let (mut plain_jumps, mut ordered_jumps) = (0, 0);
+        for k in 0..depth {
+            let (next, _) = s.expand(&layer, false, None).unwrap();
+            let (ordered, next_tags, _) = s.expand_ordered(&layer, &tags, false, None).unwrap();
+            assert_eq!(ordered, next, "{spec} layer {}", k + 1);
+            let count = |t: Option<&[u32]>| {
+                let mut n = 0;
+                for (i, &pos) in layer.iter().flatten().enumerate() {
+                    match t {
+                        Some(t) => s
+                            .moves
+                            .each_jump_within(pos, order.within(t[i]), |_| n += 1),
+                        None => s.moves.each_jump(pos, |_| n += 1),
+                    };
+                }
+                n
+            };
+            plain_jumps += count(None);
+            ordered_jumps += count(Some(&tags));
+            if size(&next) > 0 {
+                let plain = s.meetings(&next, None).unwrap();
+                let tagged = next_tags.as_deref();
+                assert_eq!(s.meetings(&next, tagged).unwrap(), plain, "{spec} meetings");
+            }
+            tags = next_tags.expect("ranks fit");
+            layer = next;
+        }
+        assert!(size(&layer) > 0, "{spec}");
+        assert!(
+            ordered_jumps < plain_jumps,
+            "{spec}: {ordered_jumps} of {plain_jumps}"
+        );
+        // Backwards (un-jumps) from the goals, several starts of the order at once.
+        let mut layer = s.goals();
+        let mut tags = s.first_tags(&layer).expect("an order");
+        assert!(tags.len() > 1, "{spec}");
+        for k in 0..depth {
+            let (next, _) = s.expand(&layer, true, None).unwrap();
+            let (ordered, next_tags, _) = s.expand_ordered(&layer, &tags, true, None).unwrap();
+            assert_eq!(ordered, next, "{spec} backward layer {}", k + 1);
+            tags = next_tags.expect("ranks fit");
+            layer = next;
+        }
+        assert!(size(&layer) > 0, "{spec} backward");
+    }
+}
