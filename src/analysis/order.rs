@@ -165,6 +165,15 @@ impl JumpOrder {
         (tag >> (A_BITS + gb)) << (A_BITS + gb) | b << gb | g2
     }
 
+    /// Turns a layer's payloads into tags without ranks (rank 0): enough for
+    /// [`JumpOrder::within`], which reads only a tag's jump and symmetry, but not for
+    /// [`JumpOrder::payload`], so such a layer must not be expanded with its tags. For the
+    /// last layer before a meeting, whose ranks would order nothing.
+    pub(crate) fn unranked(&self, payloads: &mut [u32]) {
+        let low = (1u32 << (A_BITS + self.g_bits)) - 1;
+        payloads.par_iter_mut().for_each(|p| *p &= low);
+    }
+
     /// Turns a layer's payloads (all of its positions', in any order) into tags: each
     /// position's rank is its place in the order of the payloads. `false` when the layer
     /// has too many positions for a rank ([`JumpOrder::rank_bits`]).

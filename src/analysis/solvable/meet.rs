@@ -56,14 +56,26 @@ impl<'a, K: Bits> Solver<'a, K> {
         let middle_layer = last - last / 2;
         while !empty && fwd.len() - 1 < last - (bwd.len() - 1) {
             let forward = guess(&fwd) <= guess(&bwd);
+            // The layer that closes the gap is met, not expanded: its tags need no ranks.
+            let ranks = last - (bwd.len() - 1) - (fwd.len() - 1) > 1;
             let (next, cut) = if forward {
-                let (next, tags, cut) =
-                    self.expand_with(fwd.last().expect("a layer"), ftags.as_deref(), false, ahead)?;
+                let (next, tags, cut) = self.expand_with(
+                    fwd.last().expect("a layer"),
+                    ftags.as_deref(),
+                    false,
+                    ahead,
+                    ranks,
+                )?;
                 ftags = tags;
                 (next, cut)
             } else {
-                let (next, tags, cut) =
-                    self.expand_with(bwd.last().expect("a layer"), btags.as_deref(), true, behind)?;
+                let (next, tags, cut) = self.expand_with(
+                    bwd.last().expect("a layer"),
+                    btags.as_deref(),
+                    true,
+                    behind,
+                    ranks,
+                )?;
                 btags = tags;
                 (next, cut)
             };
@@ -338,8 +350,16 @@ impl<'a, K: Bits> Solver<'a, K> {
             None
         };
         while fwd.len() - 1 < grow_to {
-            let (next, next_tags, cut) =
-                self.expand_with(fwd.last().expect("a layer"), tags.as_deref(), false, prune)?;
+            // The last layer grown only meets (its tags choose the meetings' jumps), so
+            // its tags need no ranks.
+            let ranks = fwd.len() < grow_to;
+            let (next, next_tags, cut) = self.expand_with(
+                fwd.last().expect("a layer"),
+                tags.as_deref(),
+                false,
+                prune,
+                ranks,
+            )?;
             tags = next_tags;
             if trace() {
                 eprintln!(

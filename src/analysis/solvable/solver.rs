@@ -300,7 +300,8 @@ impl<'a, K: Bits> Solver<'a, K> {
         let mut tags = self.first_tags(&layer);
         let mut depth = 1;
         loop {
-            let (next, next_tags, _) = self.expand_with(&layer, tags.as_deref(), false, None)?;
+            let (next, next_tags, _) =
+                self.expand_with(&layer, tags.as_deref(), false, None, true)?;
             tags = next_tags;
             let n: usize = next.iter().map(Vec::len).sum();
             if n == 0 {

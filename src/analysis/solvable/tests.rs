@@ -300,7 +300,8 @@ fn ordered_layers_are_the_plain_layers() {
         let (mut plain_jumps, mut ordered_jumps) = (0, 0);
         for k in 0..depth {
             let (next, _) = s.expand(&layer, false, None).unwrap();
-            let (ordered, next_tags, _) = s.expand_ordered(&layer, &tags, false, None).unwrap();
+            let (ordered, next_tags, _) =
+                s.expand_ordered(&layer, &tags, false, None, true).unwrap();
             assert_eq!(ordered, next, "{spec} layer {}", k + 1);
             let count = |t: Option<&[u32]>| {
                 let mut n = 0;
@@ -320,6 +321,15 @@ fn ordered_layers_are_the_plain_layers() {
                 let plain = s.meetings(&next, None).unwrap();
                 let tagged = next_tags.as_deref();
                 assert_eq!(s.meetings(&next, tagged).unwrap(), plain, "{spec} meetings");
+                // Tags without ranks choose the same jumps.
+                let (again, unranked, _) =
+                    s.expand_ordered(&layer, &tags, false, None, false).unwrap();
+                assert_eq!(again, next);
+                let unranked = unranked.expect("tags without ranks always fit");
+                let low = (1u32 << (32 - order.rank_bits())) - 1;
+                let ranked = next_tags.as_deref().expect("ranks fit");
+                assert!(unranked.iter().zip(ranked).all(|(&u, &r)| u == r & low));
+                assert_eq!(s.meetings(&next, Some(&unranked)).unwrap(), plain, "{spec}");
             }
             tags = next_tags.expect("ranks fit");
             layer = next;
@@ -335,7 +345,8 @@ fn ordered_layers_are_the_plain_layers() {
         assert!(tags.len() > 1, "{spec}");
         for k in 0..depth {
             let (next, _) = s.expand(&layer, true, None).unwrap();
-            let (ordered, next_tags, _) = s.expand_ordered(&layer, &tags, true, None).unwrap();
+            let (ordered, next_tags, _) =
+                s.expand_ordered(&layer, &tags, true, None, true).unwrap();
             assert_eq!(ordered, next, "{spec} backward layer {}", k + 1);
             tags = next_tags.expect("ranks fit");
             layer = next;
