@@ -35,7 +35,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         let _ = self.cuts.set([ahead, behind]);
         let (ahead, behind) = (self.ahead(), self.behind());
         if mirrored {
-            return self.meet_mirrored(opts, bar, vec![first], ahead, Vec::new());
+            return self.meet_mirrored(opts, bar, vec![first], ahead, Vec::new(), None);
         }
         // fwd[j]: layer j; bwd[k]: layer last - k.
         let mut fwd = vec![first];
@@ -44,6 +44,8 @@ impl<'a, K: Bits> Solver<'a, K> {
         let mut empty = size(&fwd[0]) == 0 || size(&bwd[0]) == 0;
         // Tags for the order of jumps ([`JumpOrder`]) on both sides.
         let (mut ftags, mut btags) = (self.first_tags(&fwd[0]), self.first_tags(&bwd[0]));
+        // Whether `ftags` hold ranks, so that the mirrored meeting may grow on with them.
+        let mut franked = true;
         // The side to grow: the one whose next layer should be the smaller, guessed from
         // its last layer and its last growth ratio.
         let guess = |side: &[Shards<K>]| -> f64 {
@@ -67,6 +69,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                     ranks,
                 )?;
                 ftags = tags;
+                franked = ranks;
                 (next, cut)
             } else {
                 let (next, tags, cut) = self.expand_with(
@@ -116,7 +119,8 @@ impl<'a, K: Bits> Solver<'a, K> {
                     );
                 }
                 bwd.truncate(d);
-                return self.meet_mirrored(opts, bar, fwd, None, bwd);
+                let tags = if franked { ftags } else { None };
+                return self.meet_mirrored(opts, bar, fwd, None, bwd, tags);
             }
         }
         let m = fwd.len() - 1;
@@ -322,7 +326,9 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// after the middle, up to `last - d`, is the complements of the solvable layer
     /// `last - j`. Without `tail` only the layers up to the middle are returned
     /// ([`Meet::Half`]); with it the last `d` layers are the children of the one before
-    /// that `tail` holds.
+    /// that `tail` holds. `tags`: those of the last layer of `fwd` when it has more than
+    /// one, with ranks ([`JumpOrder`]; english `--finish any` switches here after two
+    /// forward layers), so that the order of jumps goes on.
     pub(super) fn meet_mirrored(
         &self,
         opts: &SolveOptions,
@@ -330,6 +336,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         mut fwd: Vec<Shards<K>>,
         prune: Option<&Pruner>,
         mut tail: Vec<Shards<K>>,
+        tags: Option<Vec<u32>>,
     ) -> Result<Meet<K>> {
         let last = self.start.count_ones() as usize - 1;
         let m = last - last / 2;
@@ -342,12 +349,16 @@ impl<'a, K: Bits> Solver<'a, K> {
         // the complements of solvable layer `last - j`).
         let odd = m >= 1 && last - m == m - 1 && last - m >= d;
         let grow_to = if odd { m - 1 } else { m };
-        // Tags for the order of jumps ([`JumpOrder`]), from the start on, while the ranks
-        // fit.
+        // Tags for the order of jumps ([`JumpOrder`]), from the start on (or from those
+        // given), while the ranks fit.
         let mut tags = if fwd.len() == 1 {
             self.first_tags(&fwd[0])
         } else {
-            None
+            debug_assert!(
+                tags.as_ref()
+                    .is_none_or(|t| t.len() == size(&fwd[fwd.len() - 1]))
+            );
+            tags
         };
         while fwd.len() - 1 < grow_to {
             // The last layer grown only meets (its tags choose the meetings' jumps), so
