@@ -58,6 +58,11 @@ pub(crate) struct JumpOrder {
     /// of [`MoveTable::jump_masks`].
     masks: Vec<u128>,
     stride: usize,
+    /// The sets of jumps behind `masks` (bit `j` for jump `j`), at `g * 128 + a`.
+    allowed: Vec<u128>,
+    /// The same as `masks` for the meetings through a symmetry `t`
+    /// ([`JumpOrder::through`]): the `t`-images of the allowed jumps; empty without `t`.
+    through: Vec<u128>,
 }
 
 /// The tag's jump when a position is a start (no jump before it).
@@ -122,12 +127,59 @@ impl JumpOrder {
         Some(JumpOrder {
             stride: masks.len() / allowed.len(),
             masks,
+            allowed,
+            through: Vec::new(),
             jumps: n,
             h,
             g_bits: usize::BITS - (h - 1).leading_zeros(),
             to_fixed,
             compose,
         })
+    }
+
+    /// The order for meetings that take the children of `t(pos)` for a position `pos` of
+    /// the layer (a goal whose complement is `t` of the start: french d2 to d6, english c1
+    /// to c7), `t` given by its permutation of the holes: the jumps of `t(pos)` that `t`
+    /// takes the allowed jumps of `pos` to ([`JumpOrder::within_through`]). `t` maps the
+    /// children of `pos` one to one onto those of `t(pos)`, so the children made are still
+    /// every child's image.
+    pub(crate) fn through<K: Bits>(
+        mut self,
+        board: &Board,
+        moves: &MoveTable<K>,
+        perm: &[usize],
+    ) -> Self {
+        let jumps = board.jumps();
+        let index: std::collections::HashMap<(usize, usize, usize), usize> = jumps
+            .iter()
+            .enumerate()
+            .map(|(k, j)| ((j.from, j.over, j.to), k))
+            .collect();
+        let image: Vec<usize> = jumps
+            .iter()
+            .map(|j| index[&(perm[j.from], perm[j.over], perm[j.to])])
+            .collect();
+        self.through = self
+            .allowed
+            .iter()
+            .flat_map(|&set| {
+                let moved = (0..jumps.len())
+                    .filter(|&j| set >> j & 1 == 1)
+                    .fold(0u128, |m, j| m | 1 << image[j]);
+                moves.jump_masks(moved)
+            })
+            .collect();
+        self
+    }
+
+    /// [`JumpOrder::within`] for a meeting through a symmetry ([`JumpOrder::through`]):
+    /// the jumps of `t(pos)` that a position `pos` tagged `tag` leads to.
+    #[inline]
+    pub(crate) fn within_through(&self, tag: u32) -> &[u128] {
+        let g = tag & ((1 << self.g_bits) - 1);
+        let a = (tag >> self.g_bits) & ((1 << A_BITS) - 1);
+        let at = (g as usize * 128 + a as usize) * self.stride;
+        &self.through[at..at + self.stride]
     }
 
     /// Bits of a tag's rank: the largest layer it can rank has `2^rank_bits` positions.

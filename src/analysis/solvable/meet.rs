@@ -483,18 +483,16 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// ([`MoveTable::largest_child`]) and kept only if a filter of the layer may hold it,
     /// then the few kept are intersected with the layer.
     ///
-    /// With the layer's `tags` ([`JumpOrder`]; not through a symmetry other than the
-    /// identity) only the children that [`JumpOrder::within`] lets through are made:
-    /// every reachable child is still made at least once, and a solvable position's
-    /// ancestors pass the cuts, so the positions found are the same (english d4: 4.8
-    /// million children instead of 12.5 million).
+    /// With the layer's `tags` ([`JumpOrder`]) only the children that
+    /// [`JumpOrder::within`] lets through are made (through a symmetry `t`, their
+    /// `t`-images: [`JumpOrder::within_through`]): every reachable child is still made at
+    /// least once, and a solvable position's ancestors pass the cuts, so the positions
+    /// found are the same (english d4: 4.8 million children instead of 12.5 million).
     pub(super) fn meetings(&self, layer: &Shards<K>, tags: Option<&[u32]>) -> Result<Shards<K>> {
         let full = K::from_u128(self.board.full());
         let h = self.moves.subgroup_order();
-        let tags = match self.mirror {
-            Mirror::Through(..) => None,
-            _ => tags.zip(self.order.as_ref()),
-        };
+        let tags = tags.zip(self.order.as_ref());
+        let through = matches!(self.mirror, Mirror::Through(..));
         let filter = KeyFilter::new(layer.iter().flatten().copied());
         // No cuts: with the filter a child costs one probe, less than the cuts' test. The
         // probes wait for memory, so a unit lists a few hundred keys, asking for each one's
@@ -519,6 +517,10 @@ impl<'a, K: Bits> Solver<'a, K> {
                     pending.push(q);
                 };
                 match tags {
+                    Some((t, o)) if through => {
+                        self.moves
+                            .each_jump_within(pos, o.within_through(t[at]), take)
+                    }
                     Some((t, o)) => self.moves.each_jump_within(pos, o.within(t[at]), take),
                     None => self.moves.each_jump(pos, &mut take),
                 };

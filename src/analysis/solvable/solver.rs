@@ -130,7 +130,13 @@ impl<'a, K: Bits> Solver<'a, K> {
         self.mirror = match found {
             None => Mirror::No,
             Some(t) if t.is_identity() => Mirror::Complement,
-            Some(t) => Mirror::Through(t.clone(), Transforms::new(&[t], self.board.holes())),
+            Some(t) => {
+                self.order = self
+                    .order
+                    .take()
+                    .map(|o| o.through(self.board, &self.moves, t.perm()));
+                Mirror::Through(t.clone(), Transforms::new(&[t], self.board.holes()))
+            }
         };
         self
     }

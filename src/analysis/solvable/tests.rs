@@ -354,3 +354,45 @@ fn ordered_layers_are_the_plain_layers() {
         assert!(size(&layer) > 0, "{spec} backward");
     }
 }
+
+/// Through a symmetry `t` (the goal's complement is `t` of the start) the meetings take
+/// the children of `t(pos)`; with tags they make the `t`-images of the allowed jumps
+/// ([`JumpOrder::through`]) and find what the plain meetings find, up to the middle
+/// layer, where they find the solvable positions (tri:5 layer 6, tri:6 layer 9); with the
+/// symmetries fixing start and goal, and with a hint's (the goal's only).
+#[test]
+fn ordered_meetings_through_a_symmetry_are_the_plain_ones() {
+    for (spec, hole, finish, fix_start, depth) in [
+        ("tri:5", "a2", "d5", true, 7),
+        ("tri:6", "a3", "d6", true, 10),
+        ("tri:6", "a3", "d6", false, 10),
+        ("tri:6", "a2", "a5", true, 10),
+    ] {
+        let b = Board::from_spec(spec).unwrap();
+        let start = b.start_with_empty(&[b.hole(hole).unwrap()]);
+        let finish = Finish::parse(&b, Some(finish)).unwrap();
+        let s: Solver<u64> = Solver::new(&b, start, finish, fix_start);
+        assert!(matches!(s.mirror, Mirror::Through(..)), "{spec} {hole}");
+        let mut layer: Shards<u64> = vec![Vec::new(); SHARDS];
+        let first = s.transforms_canon_h(s.start);
+        layer[s.keys.shard(first)].push(first);
+        let mut tags = s.first_tags(&layer).expect("an order");
+        let mut found = 0;
+        for k in 0..depth {
+            let plain = s.meetings(&layer, None).unwrap();
+            assert_eq!(
+                s.meetings(&layer, Some(&tags)).unwrap(),
+                plain,
+                "{spec} {hole} layer {k}"
+            );
+            found += size(&plain);
+            let (next, next_tags, _) = s.expand_ordered(&layer, &tags, false, None, true).unwrap();
+            layer = next;
+            tags = next_tags.expect("ranks fit");
+        }
+        assert!(
+            found > 0,
+            "{spec} {hole}: the meetings found nothing to compare"
+        );
+    }
+}
