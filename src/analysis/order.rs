@@ -176,9 +176,7 @@ impl JumpOrder {
     /// the jumps of `t(pos)` that a position `pos` tagged `tag` leads to.
     #[inline]
     pub(crate) fn within_through(&self, tag: u32) -> &[u128] {
-        let g = tag & ((1 << self.g_bits) - 1);
-        let a = (tag >> self.g_bits) & ((1 << A_BITS) - 1);
-        let at = (g as usize * 128 + a as usize) * self.stride;
+        let at = self.place(tag);
         &self.through[at..at + self.stride]
     }
 
@@ -197,10 +195,17 @@ impl JumpOrder {
     /// with a smaller jump that has no hole in common with `a`.
     #[inline]
     pub(crate) fn within(&self, tag: u32) -> &[u128] {
+        let at = self.place(tag);
+        &self.masks[at..at + self.stride]
+    }
+
+    /// Where the masks of `tag`'s symmetry `g` and jump `a` begin (in `masks` and in
+    /// `through` alike).
+    #[inline]
+    fn place(&self, tag: u32) -> usize {
         let g = tag & ((1 << self.g_bits) - 1);
         let a = (tag >> self.g_bits) & ((1 << A_BITS) - 1);
-        let at = (g as usize * 128 + a as usize) * self.stride;
-        &self.masks[at..at + self.stride]
+        (g as usize * 128 + a as usize) * self.stride
     }
 
     /// What the child by jump `j` of a position tagged `tag` learns from it, when the child

@@ -60,28 +60,23 @@ impl<'a, K: Bits> Solver<'a, K> {
             let forward = guess(&fwd) <= guess(&bwd);
             // The layer that closes the gap is met, not expanded: its tags need no ranks.
             let ranks = last - (bwd.len() - 1) - (fwd.len() - 1) > 1;
-            let (next, cut) = if forward {
-                let (next, tags, cut) = self.expand_with(
-                    fwd.last().expect("a layer"),
-                    ftags.as_deref(),
-                    false,
-                    ahead,
-                    ranks,
-                )?;
-                ftags = tags;
-                franked = ranks;
-                (next, cut)
+            let (side, tags, prune) = if forward {
+                (&fwd, &ftags, ahead)
             } else {
-                let (next, tags, cut) = self.expand_with(
-                    bwd.last().expect("a layer"),
-                    btags.as_deref(),
-                    true,
-                    behind,
-                    ranks,
-                )?;
-                btags = tags;
-                (next, cut)
+                (&bwd, &btags, behind)
             };
+            let (next, tags, cut) = self.expand_with(
+                side.last().expect("a layer"),
+                tags.as_deref(),
+                !forward,
+                prune,
+                ranks,
+            )?;
+            if forward {
+                (ftags, franked) = (tags, ranks);
+            } else {
+                btags = tags;
+            }
             empty = size(&next) == 0;
             if trace() {
                 eprintln!(
