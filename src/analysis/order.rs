@@ -85,11 +85,7 @@ impl JumpOrder {
         }
         let t = moves.transforms();
         let cell = |i: usize, x: usize| t.apply(i, K::bit(x)).trailing_zeros() as usize;
-        let index: std::collections::HashMap<(usize, usize, usize), usize> = jumps
-            .iter()
-            .enumerate()
-            .map(|(k, j)| ((j.from, j.over, j.to), k))
-            .collect();
+        let index = board.jump_index();
         let mut to_fixed = vec![0u8; h * n];
         for g in 0..h {
             for (b, j) in jumps.iter().enumerate() {
@@ -150,11 +146,7 @@ impl JumpOrder {
         perm: &[usize],
     ) -> Self {
         let jumps = board.jumps();
-        let index: std::collections::HashMap<(usize, usize, usize), usize> = jumps
-            .iter()
-            .enumerate()
-            .map(|(k, j)| ((j.from, j.over, j.to), k))
-            .collect();
+        let index = board.jump_index();
         let image: Vec<usize> = jumps
             .iter()
             .map(|j| index[&(perm[j.from], perm[j.over], perm[j.to])])

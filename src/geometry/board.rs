@@ -319,6 +319,25 @@ impl Board {
         &self.jumps
     }
 
+    /// The number of each jump (its place in [`Board::jumps`]) by its holes
+    /// `(from, over, to)`: how a jump moved by a symmetry is found again.
+    ///
+    /// ```
+    /// use pegsol::geometry::board::Board;
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let index = b.jump_index();
+    /// assert_eq!(index.len(), 36); // 3 directions, both ways, 6 lines of 3 holes each
+    /// let j = &b.jumps()[7];
+    /// assert_eq!(index[&(j.from, j.over, j.to)], 7);
+    /// ```
+    pub fn jump_index(&self) -> std::collections::HashMap<(usize, usize, usize), usize> {
+        self.jumps
+            .iter()
+            .enumerate()
+            .map(|(k, j)| ((j.from, j.over, j.to), k))
+            .collect()
+    }
+
     /// The symmetry group: every lattice map sending the board onto itself, identity first.
     pub fn symmetries(&self) -> &[Symmetry] {
         &self.symmetries

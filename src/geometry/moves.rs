@@ -15,7 +15,6 @@
 use crate::geometry::bits::Bits;
 use crate::geometry::board::Board;
 use crate::geometry::symmetry::{Symmetry, Transforms};
-use std::collections::HashMap;
 
 /// The largest symmetry group of a lattice (the hexagon's 12).
 pub const MAX_GROUP: usize = 12;
@@ -55,12 +54,7 @@ impl<K: Bits> Lines<K> {
     /// The line layouts of `board`'s lattice lines.
     fn new(board: &Board) -> Self {
         let cells = board.cells();
-        let jump: HashMap<(usize, usize, usize), usize> = board
-            .jumps()
-            .iter()
-            .enumerate()
-            .map(|(j, x)| ((x.from, x.over, x.to), j))
-            .collect();
+        let jump = board.jump_index();
         let mut lines = Lines {
             layouts: Vec::new(),
             triples: Vec::new(),
