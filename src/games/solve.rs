@@ -249,6 +249,32 @@ pub fn narrow_goal(board: &Board, start: Pegs, goal: Goal) -> Option<Goal> {
 /// assert!(matches!(s.outcome, Outcome::Impossible(_)));
 /// ```
 pub fn search(board: &Board, start: Pegs, goal: Goal, max_memory: u64) -> Result<Search> {
+    Ok(search_within(board, start, goal, max_memory, u64::MAX)?
+        .expect("a search without a limit ends with an outcome"))
+}
+
+/// [`search`], but giving up (`None`) once the exhaustive search has expanded about `limit`
+/// positions without an outcome, before any beam search. For a quick question whose
+/// answer has a slower way too: `solvable`, when no position can win, asks whether any
+/// game ends with one peg, which makes its longest game as long as can be
+/// ([`crate::analysis::solvable`]).
+///
+/// ```
+/// use pegsol::{geometry::board::Board, games::solve::{search_within, Goal, Outcome}};
+/// let b = Board::from_spec("english").unwrap();
+/// let s = search_within(&b, b.default_start(), Goal::one_peg_anywhere(&b), 1 << 26, 1 << 21);
+/// assert!(matches!(s.unwrap().unwrap().outcome, Outcome::Found(ref j) if j.len() == 31));
+/// let f = Board::from_spec("french").unwrap();
+/// let s = search_within(&f, f.default_start(), Goal::one_peg_anywhere(&f), 1 << 26, 1);
+/// assert!(matches!(s.unwrap().unwrap().outcome, Outcome::Impossible(_))); // by class
+/// ```
+pub fn search_within(
+    board: &Board,
+    start: Pegs,
+    goal: Goal,
+    max_memory: u64,
+    limit: u64,
+) -> Result<Option<Search>> {
     let classes = Classes::new(board);
     let Some(goal) = narrow_goal(board, start, goal) else {
         let what = match goal {
@@ -260,7 +286,7 @@ pub fn search(board: &Board, start: Pegs, goal: Goal, max_memory: u64) -> Result
             }
             Goal::Position(p) => format!("the goal position is in class {}", classes.of(p)),
         };
-        return Ok(Search {
+        return Ok(Some(Search {
             outcome: Outcome::Impossible(format!(
                 "the start is in position class {}, {what}; a jump never changes a \
                  position's class ({} invariant form{} mod 3 on this lattice), so no game can \
@@ -272,22 +298,22 @@ pub fn search(board: &Board, start: Pegs, goal: Goal, max_memory: u64) -> Result
             nodes: 0,
             failed: 0,
             beam: None,
-        });
+        }));
     };
     if start.count_ones() < goal.pegs() || (start & !board.full()) != 0 {
-        return Ok(Search {
+        return Ok(Some(Search {
             outcome: Outcome::Impossible(
                 "the goal has more pegs than the start, and jumps only remove pegs".into(),
             ),
             nodes: 0,
             failed: 0,
             beam: None,
-        });
+        }));
     }
     Ok(if board.holes() <= 64 {
-        run_search::<u64>(board, start, goal, max_memory)
+        run_search::<u64>(board, start, goal, max_memory, limit)
     } else {
-        run_search::<u128>(board, start, goal, max_memory)
+        run_search::<u128>(board, start, goal, max_memory, limit)
     })
 }
 
@@ -810,7 +836,14 @@ impl<K: Bits> Worker<'_, K> {
 /// Runs the search from `start` on the current rayon pool: one unit (the start) on one
 /// thread; on more, the positions a few jumps deep as units, taken in the search's order
 /// by the threads, sharing the table of hopeless positions.
-fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) -> Search {
+/// The search, or `None` when `limit` positions (see [`search_within`]) gave no outcome.
+fn run_search<K: Bits>(
+    board: &Board,
+    start: Pegs,
+    goal: Goal,
+    max_memory: u64,
+    limit: u64,
+) -> Option<Search> {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let shared = Shared::<K>::new(board, start, goal, max_memory);
@@ -824,7 +857,7 @@ fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) 
         beam: None,
     };
     if shared.hopeless(&shared.weights(start)) {
-        return Search {
+        return Some(Search {
             outcome: Outcome::Impossible(
                 "a pagoda function (weights on the holes that no jump increases) weighs the \
                  start less than the goal"
@@ -833,13 +866,13 @@ fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) 
             nodes: 0,
             failed: 0,
             beam: None,
-        };
+        });
     }
     // About 16 units per thread, one unit (the start) on one thread.
     let mut depth = 0;
     let units = loop {
         match shared.units(start, depth) {
-            Err(path) => return found(path, 0, 0),
+            Err(path) => return Some(found(path, 0, 0)),
             Ok(units) if threads == 1 || units.len() >= 16 * threads || depth >= 8 => {
                 break units;
             }
@@ -900,9 +933,20 @@ fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) 
         });
         best.into_inner().expect("no panic held the lock")
     };
-    let mut best = phase(BEAM_AFTER);
+    let mut best = phase(BEAM_AFTER.min(limit));
     let mut beam: Option<(usize, Vec<u16>)> = None;
-    if best.is_none() && shared.spent.load(Ordering::Relaxed) >= BEAM_AFTER {
+    let paused = best.is_none() && shared.spent.load(Ordering::Relaxed) >= BEAM_AFTER.min(limit);
+    if paused && limit <= BEAM_AFTER {
+        if trace() {
+            eprintln!(
+                "solve: gave up after {} positions, the limit ({:.2} s)",
+                tallies.lock().expect("no panic holds the lock")[0],
+                clock.elapsed().as_secs_f64()
+            );
+        }
+        return None;
+    }
+    if paused {
         // A long search: a beam search often finds a game at once where the exhaustive
         // search would take minutes; if it finds none, the exhaustive search goes on (its
         // table keeps what it proved).
@@ -927,7 +971,10 @@ fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) 
             }
         }
         if beam.is_none() {
-            best = phase(u64::MAX);
+            best = phase(limit);
+            if best.is_none() && shared.spent.load(Ordering::Relaxed) >= limit {
+                return None;
+            }
         }
     }
     let [nodes, hits, cuts, inserts] = tallies.into_inner().expect("no panic held the lock");
@@ -945,12 +992,12 @@ fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) 
     }
     let failed = inserts as usize;
     if let Some((width, path)) = beam {
-        return Search {
+        return Some(Search {
             beam: Some(width),
             ..found(path, nodes, failed)
-        };
+        });
     }
-    match best {
+    Some(match best {
         Some((_, path)) => found(path, nodes, failed),
         None => Search {
             outcome: Outcome::Impossible(format!(
@@ -962,7 +1009,7 @@ fn run_search<K: Bits>(board: &Board, start: Pegs, goal: Goal, max_memory: u64) 
             failed,
             beam: None,
         },
-    }
+    })
 }
 
 /// Whether `PEGSOL_TRACE` is set: the search then reports its units and table on stderr.

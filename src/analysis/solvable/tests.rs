@@ -396,3 +396,30 @@ fn ordered_meetings_through_a_symmetry_are_the_plain_ones() {
         );
     }
 }
+
+/// The number of layers when nothing is solvable: the quick search for a one-peg finish
+/// ([`Solver::depth`]) against the forward sweep, on starts with a one-peg finish
+/// somewhere (the search settles them) and on starts without one (tri:4 a1, tri:7 a1:
+/// the sweep decides). The expected figures are those the sweep gave before the search.
+#[test]
+fn depth_by_search_is_depth_by_sweep() {
+    let opts = SolveOptions::default();
+    for (spec, hole, finish, want) in [
+        ("tri:5", "a1", "b2", 14),
+        ("tri:6", "a1", "b2", 20),
+        ("tri:6", "c3", "b3", 20),
+        ("tri:4", "a1", "a1", 7),
+        ("tri:7", "a1", "a1", 26),
+        ("english", "d4", "d3", 32),
+    ] {
+        let b = Board::from_spec(spec).unwrap();
+        let start = b.start_with_empty(&[b.hole(hole).unwrap()]);
+        let finish = Finish::parse(&b, Some(finish)).unwrap();
+        let s: Solver<u64> = Solver::new(&b, start, finish, true);
+        let quick = s.depth(&opts).unwrap();
+        assert_eq!(quick, want, "{spec} {hole}");
+        if spec != "english" {
+            assert_eq!(s.depth_by_sweep(&opts).unwrap(), quick, "{spec} {hole}");
+        }
+    }
+}
