@@ -56,6 +56,9 @@ pub enum Goal {
     OnePeg(Pegs),
     /// Exactly this position.
     Position(Pegs),
+    /// Exactly this many pegs left (two or more: one is [`Goal::OnePeg`]), all within
+    /// these holes (a mask).
+    PegsLeft(u32, Pegs),
 }
 
 impl Goal {
@@ -72,11 +75,32 @@ impl Goal {
         Goal::OnePeg(board.full())
     }
 
+    /// `left` pegs left anywhere on the board: [`Goal::one_peg_anywhere`] for one peg,
+    /// otherwise [`Goal::PegsLeft`].
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, games::solve::{search, Goal, Outcome}};
+    /// let f = Board::from_spec("french").unwrap();
+    /// let g = Goal::pegs_anywhere(&f, 2);
+    /// assert_eq!(g.pegs(), 2);
+    /// assert!(g.is_met(0b101) && !g.is_met(0b111));
+    /// // published (CSPLib 037): from its centre, french's best is two pegs
+    /// let s = search(&f, f.default_start(), g, 1 << 26).unwrap();
+    /// assert!(matches!(s.outcome, Outcome::Found(ref j) if j.len() == 34));
+    /// ```
+    pub fn pegs_anywhere(board: &Board, left: u32) -> Goal {
+        match left {
+            1 => Goal::one_peg_anywhere(board),
+            _ => Goal::PegsLeft(left, board.full()),
+        }
+    }
+
     /// The pegs the goal leaves.
     pub fn pegs(self) -> u32 {
         match self {
             Goal::OnePeg(_) => 1,
             Goal::Position(p) => p.count_ones(),
+            Goal::PegsLeft(left, _) => left,
         }
     }
 
@@ -94,13 +118,14 @@ impl Goal {
         match self {
             Goal::OnePeg(holes) => pos.count_ones() == 1 && pos & holes != 0,
             Goal::Position(p) => pos == p,
+            Goal::PegsLeft(left, holes) => pos.count_ones() == left && pos & !holes == 0,
         }
     }
 
     /// The set the symmetries must preserve (the finish holes, or the goal position).
     fn mask(self) -> Pegs {
         match self {
-            Goal::OnePeg(m) | Goal::Position(m) => m,
+            Goal::OnePeg(m) | Goal::Position(m) | Goal::PegsLeft(_, m) => m,
         }
     }
 }
@@ -223,6 +248,8 @@ pub fn narrow_goal(board: &Board, start: Pegs, goal: Goal) -> Option<Goal> {
     let c = classes.of(start);
     match goal {
         Goal::Position(p) => (classes.of(p) == c).then_some(goal),
+        // Positions of two or more pegs fall in every class (or nearly): no narrowing.
+        Goal::PegsLeft(..) => Some(goal),
         Goal::OnePeg(holes) => {
             let ok = (0..board.holes())
                 .filter(|&h| holes & bit(h) != 0 && classes.of(bit(h)) == c)
@@ -285,6 +312,7 @@ pub fn search_within(
                 "a single peg in the finishing hole is not in that class".to_string()
             }
             Goal::Position(p) => format!("the goal position is in class {}", classes.of(p)),
+            Goal::PegsLeft(..) => "no position with that many pegs is in that class".into(),
         };
         return Ok(Some(Search {
             outcome: Outcome::Impossible(format!(
@@ -532,7 +560,7 @@ impl<K: Bits> Shared<K> {
                 }
                 ws
             }
-            Goal::Position(_) => Vec::new(),
+            Goal::Position(_) | Goal::PegsLeft(..) => Vec::new(),
         };
         let mut floor = [i64::MIN; PAGODAS];
         let mut delta = vec![[0i64; PAGODAS]; board.jumps().len()];

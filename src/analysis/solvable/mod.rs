@@ -31,9 +31,9 @@
 //! positions in its layer 15 instead of 2.6 million. Where each child gets a probe anyway
 //! (the middle's meetings, the `W` and `N` passes), the cuts are not tested: a probe costs
 //! less, and finds nothing for a position on no winning path. When nothing is solvable,
-//! the number of layers to report (the longest game plus one) is the number of pegs when
-//! a quick search finds a game ending with one peg anywhere, and otherwise comes from a
-//! forward sweep without cuts that keeps only its frontier ([`Solver::depth`]).
+//! the number of layers to report (the longest game plus one) comes from quick searches
+//! for a game leaving one, two or three pegs anywhere, and otherwise from a forward sweep
+//! without cuts that keeps only its frontier ([`Solver::depth`]).
 //!
 //! With [`SolveOptions::reachable`], the reachable counts need the full sweep, and the
 //! analysis runs today's reference passes instead:

@@ -397,10 +397,11 @@ fn ordered_meetings_through_a_symmetry_are_the_plain_ones() {
     }
 }
 
-/// The number of layers when nothing is solvable: the quick search for a one-peg finish
-/// ([`Solver::depth`]) against the forward sweep, on starts with a one-peg finish
-/// somewhere (the search settles them) and on starts without one (tri:4 a1, tri:7 a1:
-/// the sweep decides). The expected figures are those the sweep gave before the search.
+/// The number of layers when nothing is solvable: the quick searches for a game leaving
+/// one, two or three pegs ([`Solver::depth`]) against the forward sweep, on starts with a
+/// one-peg finish somewhere and on starts without one (tri:7 a1: two pegs; tri:4 a1:
+/// three, after an exhaustive search for two). The expected figures are those the sweep
+/// gave before the searches.
 #[test]
 fn depth_by_search_is_depth_by_sweep() {
     let opts = SolveOptions::default();
