@@ -19,6 +19,12 @@ pub(super) struct SolveArgs {
     /// The hole the last peg must finish in. Default: anywhere.
     #[arg(long, value_name = "CELL")]
     finish: Option<String>,
+    /// Find a game that leaves N pegs (anywhere) instead of one, or prove that none does:
+    /// french's centre, where no game leaves one peg, leaves two (CSPLib 037).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..),
+          conflicts_with_all = ["finish", "min_moves"])]
+    leave: u32,
     /// Find a solution with the fewest moves (a move is a run of jumps by one peg).
     #[arg(long)]
     min_moves: bool,
@@ -41,6 +47,11 @@ pub(super) fn run(args: SolveArgs) -> Result<i32> {
     let (board, start) = args.start.resolve()?;
     let finish = args.finish.as_deref().map(|f| board.hole(f)).transpose()?;
     let finish_text = finish.map_or("anywhere".to_string(), |h| board.hole_name(h));
+    // What the game must end with, as the messages say it.
+    let end_text = match args.leave {
+        1 => format!("one peg {finish_text}"),
+        n => format!("{n} pegs anywhere"),
+    };
     let clock = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(if args.min_moves { 0 } else { 1 }))
@@ -83,7 +94,7 @@ pub(super) fn run(args: SolveArgs) -> Result<i32> {
     }
     let goal = match finish {
         Some(h) => Goal::OnePeg(crate::geometry::board::bit(h)),
-        None => Goal::one_peg_anywhere(&board),
+        None => Goal::pegs_anywhere(&board, args.leave),
     };
     let s = pool.install(|| search(&board, start, goal, args.show.budget()))?;
     let secs = clock.elapsed().as_secs_f64();
@@ -100,7 +111,7 @@ pub(super) fn run(args: SolveArgs) -> Result<i32> {
                 None => format!("{} positions expanded", s.nodes.separate_with_commas()),
             };
             let header = format!(
-                "# {}: a solution from {start_text} to one peg {finish_text}: {} \
+                "# {}: a solution from {start_text} to {end_text}: {} \
                  ({how}, {secs:.2} s)\n",
                 board.name(),
                 summary(&jumps),
@@ -111,7 +122,7 @@ pub(super) fn run(args: SolveArgs) -> Result<i32> {
         }
         Outcome::Impossible(why) => {
             print(&format!(
-                "no solution: {} from {start_text} cannot finish with one peg {finish_text}.\n\
+                "no solution: {} from {start_text} cannot finish with {end_text}.\n\
                  proof: {why} ({secs:.2} s)\n",
                 board.name()
             ));

@@ -56,8 +56,9 @@ pub enum Goal {
     OnePeg(Pegs),
     /// Exactly this position.
     Position(Pegs),
-    /// Exactly this many pegs left (two or more: one is [`Goal::OnePeg`]), all within
-    /// these holes (a mask).
+    /// A game's end (no jump left) with exactly this many pegs (two or more: one is
+    /// [`Goal::OnePeg`]), all within these holes (a mask). [`Goal::is_met`] counts the
+    /// pegs; the search also requires that no jump is left.
     PegsLeft(u32, Pegs),
 }
 
@@ -75,8 +76,8 @@ impl Goal {
         Goal::OnePeg(board.full())
     }
 
-    /// `left` pegs left anywhere on the board: [`Goal::one_peg_anywhere`] for one peg,
-    /// otherwise [`Goal::PegsLeft`].
+    /// A game ending with `left` pegs anywhere on the board: [`Goal::one_peg_anywhere`]
+    /// for one peg, otherwise [`Goal::PegsLeft`].
     ///
     /// ```
     /// use pegsol::{geometry::board::Board, games::solve::{search, Goal, Outcome}};
@@ -533,6 +534,13 @@ struct Unit<K> {
 }
 
 impl<K: Bits> Shared<K> {
+    /// Whether `pos` (with no more pegs than the goal) is a goal: for
+    /// [`Goal::PegsLeft`], only once no jump is left, since a game ends there.
+    fn met(&self, pos: K) -> bool {
+        self.goal.is_met(pos.to_u128())
+            && (!matches!(self.goal, Goal::PegsLeft(..)) || !self.moves.each_jump(pos, |_| {}))
+    }
+
     fn new(board: &Board, start: Pegs, goal: Goal, max_memory: u64) -> Self {
         let m = goal.mask();
         let moves = MoveTable::new(board, |s| board.transform(s, m) == m);
@@ -660,7 +668,7 @@ impl<K: Bits> Shared<K> {
             let mut grew = false;
             for u in units {
                 if u.pos.count_ones() <= self.goal_pegs {
-                    if self.goal.is_met(u.pos.to_u128()) {
+                    if self.met(u.pos) {
                         return Err(u.path);
                     }
                     continue;
@@ -778,10 +786,8 @@ impl<K: Bits> Shared<K> {
                 return None;
             }
             if children[0].pos.count_ones() <= self.goal_pegs {
-                let mut met: Vec<&BeamChild<K>> = children
-                    .iter()
-                    .filter(|c| self.goal.is_met(c.pos.to_u128()))
-                    .collect();
+                let mut met: Vec<&BeamChild<K>> =
+                    children.iter().filter(|c| self.met(c.pos)).collect();
                 met.sort_unstable_by_key(|c| (c.parent, c.jump));
                 return met.first().map(|c| path(&links, c.parent, c.jump));
             }
@@ -812,7 +818,7 @@ impl<K: Bits> Worker<'_, K> {
     fn dfs(&mut self, pos: K, key: K, weights: &[i64; PAGODAS]) -> Option<bool> {
         let s = self.s;
         if pos.count_ones() <= s.goal_pegs {
-            return Some(s.goal.is_met(pos.to_u128()));
+            return Some(s.met(pos));
         }
         if s.stop.load(std::sync::atomic::Ordering::Relaxed) {
             return None;

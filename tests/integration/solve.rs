@@ -121,6 +121,68 @@ fn french_from_the_centre_has_no_solution() {
         .code(1);
 }
 
+/// A game ending with `k` pegs (`--leave`, [`Goal::PegsLeft`]) exists exactly when the
+/// count engine finds games ending with `k` pegs, on every start of tri:5 and tri:4 (whose
+/// a1 ends with three pegs at best) and english's centre (from 1 to 27 pegs: its dead ends
+/// leave 26 at most), and each game found replays to a dead end with `k` pegs.
+#[test]
+fn games_leaving_k_pegs_agree_with_count() {
+    for (spec, starts) in [
+        ("tri:4", vec!["a1", "b2", "a2"]),
+        ("tri:5", vec!["a1", "b2", "c3", "a2", "b3"]),
+        ("english", vec!["d4"]),
+    ] {
+        let b = Board::from_spec(spec).unwrap();
+        for name in starts {
+            let start = b.start_from_names(&[name.to_string()]).unwrap();
+            let ends = common::run(spec, &[name], 0).pegs_left();
+            let pegs = start.count_ones();
+            for k in 1..=pegs.min(27) {
+                let games = ends
+                    .iter()
+                    .find(|&&(p, _)| p == k as usize)
+                    .map_or(0, |e| e.1);
+                let goal = Goal::pegs_anywhere(&b, k);
+                let what = format!("{spec} {name} leaving {k}");
+                match search(&b, start, goal, 1 << 26).unwrap().outcome {
+                    Outcome::Found(jumps) => {
+                        assert!(games > 0, "{what}: found, but count has no such game");
+                        let end = notation::replay(&b, start, &jumps).unwrap();
+                        assert_eq!(end.count_ones(), k, "{what}");
+                        let dead = b.jumps().iter().all(|j| {
+                            end & bit(j.from) == 0 || end & bit(j.over) == 0 || end & bit(j.to) != 0
+                        });
+                        assert!(dead, "{what}: the game does not end there");
+                    }
+                    Outcome::Impossible(_) => assert_eq!(games, 0, "{what}: count has games"),
+                }
+            }
+        }
+    }
+}
+
+/// published.md (CSPLib 037): from french's centre no game ends with one peg; the best is
+/// two, which `solve --leave 2` finds and `check` replays.
+#[test]
+fn french_centre_leaves_two_pegs() {
+    let (text, code) = stdout_of(&["solve", "--board", "french", "--leave", "2"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("to 2 pegs anywhere: 34 jumps"), "{text}");
+    let report = check(&text, &[]);
+    assert!(report.starts_with("legal: 34 jumps"), "{report}");
+    assert!(report.contains("final position: 2 pegs"), "{report}");
+    pegsol()
+        .args([
+            "solve", "--board", "french", "--leave", "2", "--finish", "d4",
+        ])
+        .assert()
+        .code(2);
+    pegsol()
+        .args(["solve", "--board", "french", "--leave", "0"])
+        .assert()
+        .code(2);
+}
+
 #[test]
 fn check_reports_illegal_jumps_and_bad_input() {
     pegsol()
