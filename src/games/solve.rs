@@ -249,7 +249,7 @@ pub fn narrow_goal(board: &Board, start: Pegs, goal: Goal) -> Option<Goal> {
     let c = classes.of(start);
     match goal {
         Goal::Position(p) => (classes.of(p) == c).then_some(goal),
-        // Positions of two or more pegs fall in every class (or nearly): no narrowing.
+        // Not narrowed: the classes are compared for one-peg finishes only.
         Goal::PegsLeft(..) => Some(goal),
         Goal::OnePeg(holes) => {
             let ok = (0..board.holes())
@@ -282,10 +282,10 @@ pub fn search(board: &Board, start: Pegs, goal: Goal, max_memory: u64) -> Result
 }
 
 /// [`search`], but giving up (`None`) once the exhaustive search has expanded about `limit`
-/// positions without an outcome, before any beam search. For a quick question whose
-/// answer has a slower way too: `solvable`, when no position can win, asks whether any
-/// game ends with one peg, which makes its longest game as long as can be
-/// ([`crate::analysis::solvable`]).
+/// positions without an outcome (the beam searches run first when `limit` is above the
+/// pause for them, `BEAM_AFTER`). For a quick question whose answer has a slower way too:
+/// `solvable`, when no position can win, asks for a game leaving one, two or three pegs,
+/// whose length is that of the longest game ([`crate::analysis::solvable`]).
 ///
 /// ```
 /// use pegsol::{geometry::board::Board, games::solve::{search_within, Goal, Outcome}};
@@ -869,8 +869,8 @@ impl<K: Bits> Worker<'_, K> {
 
 /// Runs the search from `start` on the current rayon pool: one unit (the start) on one
 /// thread; on more, the positions a few jumps deep as units, taken in the search's order
-/// by the threads, sharing the table of hopeless positions.
-/// The search, or `None` when `limit` positions (see [`search_within`]) gave no outcome.
+/// by the threads, sharing the table of hopeless positions. `None` when `limit` positions
+/// gave no outcome ([`search_within`]).
 fn run_search<K: Bits>(
     board: &Board,
     start: Pegs,

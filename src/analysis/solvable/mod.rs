@@ -33,7 +33,7 @@
 //! less, and finds nothing for a position on no winning path. When nothing is solvable,
 //! the number of layers to report (the longest game plus one) comes from quick searches
 //! for a game leaving one, two or three pegs anywhere, and otherwise from a forward sweep
-//! without cuts that keeps only its frontier ([`Solver::depth`]).
+//! without cuts that keeps only its frontier (`Solver::depth`).
 //!
 //! With [`SolveOptions::reachable`], the reachable counts need the full sweep, and the
 //! analysis runs today's reference passes instead:

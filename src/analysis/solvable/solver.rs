@@ -6,9 +6,9 @@
 
 use super::*;
 
-/// The positions a search for a one-peg finish may expand before [`Solver::depth`] sweeps
-/// instead: twice the exhaustive search's pause for a beam search, so that its beams run
-/// (french d2, which has no symmetry, finds a game that way in about 3 s).
+/// The positions each of [`Solver::depth`]'s searches may expand before it sweeps instead:
+/// twice the exhaustive search's pause for a beam search, so that its beams run (french d2,
+/// which has no symmetry, finds a one-peg game that way in about 3 s).
 pub(super) const DEPTH_SEARCH: u64 = 1 << 22;
 
 /// The three passes for one (board, start, goal) with bitboards of type `K`.
