@@ -49,6 +49,7 @@ fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
         keep_work: args.disk.keep_work,
         max_disk: args.disk.max_disk,
         cluster,
+        stop_at_dead_end: false,
     };
     let clock = Instant::now();
     let counts = sweep::count(&board, start, &opts)?;

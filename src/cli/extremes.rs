@@ -1,7 +1,8 @@
 //! `pegsol extremes`: the shortest game, which leaves the most pegs at a dead end.
 
-use super::args::StartArgs;
+use super::args::{DiskArgs, StartArgs};
 use super::show::{ShowArgs, emit};
+use crate::count::sweep::CountOptions;
 use crate::error::Result;
 use crate::games::extremes::shortest_dead_end;
 use clap::Args;
@@ -15,13 +16,31 @@ pub(super) struct ExtremesArgs {
     start: StartArgs,
     #[command(flatten)]
     show: ShowArgs,
+    /// Worker threads (0 = one per core). Results, the example game included, are identical
+    /// for every value.
+    #[arg(long, short = 'j', default_value_t = 0)]
+    threads: usize,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    disk: DiskArgs,
 }
 
 /// Runs the command.
 pub(super) fn run(args: ExtremesArgs) -> Result<i32> {
     let (board, start) = args.start.resolve()?;
     let clock = Instant::now();
-    let x = shortest_dead_end(&board, start, args.show.budget())?;
+    let opts = CountOptions {
+        threads: args.threads,
+        max_memory: args.show.budget(),
+        progress: !args.quiet,
+        work_dir: args.disk.work_dir.clone(),
+        keep_work: args.disk.keep_work,
+        max_disk: args.disk.max_disk,
+        ..CountOptions::default()
+    };
+    let x = shortest_dead_end(&board, start, &opts)?;
     let secs = clock.elapsed().as_secs_f64();
     let header = format!(
         "# {} from {} ({} pegs), {secs:.2} s\n\

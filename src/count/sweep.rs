@@ -384,6 +384,11 @@ pub struct CountOptions {
     /// shards and sends the children to the ranks owning theirs. Under several ranks,
     /// `max_memory`, `max_disk` and `work_dir` are each rank's.
     pub cluster: Cluster,
+    /// Stop after the first layer in which every start has a dead end: the shortest games
+    /// (`pegsol extremes`). The layers after it are not swept; [`Swept::least_dead_ends`]
+    /// holds that layer's smallest dead end per start. Such a sweep keeps its own folder
+    /// in the work directory, apart from a whole sweep's.
+    pub stop_at_dead_end: bool,
 }
 
 /// The work directory of a sweep whose layers outgrow memory when none is given.
@@ -400,6 +405,7 @@ impl Default for CountOptions {
             keep_work: false,
             max_disk: None,
             cluster: Cluster::single(),
+            stop_at_dead_end: false,
         }
     }
 }
@@ -443,6 +449,10 @@ pub struct Swept {
     /// Wall time and peak memory of the processes that worked on the sweep before this one
     /// resumed it from a checkpoint; zero when this process swept it all.
     pub before: Spent,
+    /// Per start, the smallest dead end (a position of the board, as [`Pegs`]) of the first
+    /// layer holding one, when this process swept that layer (not when the sweep resumed
+    /// from a checkpoint past it): the same for any threads, ranks and memory budget.
+    pub least_dead_ends: Vec<Option<Pegs>>,
 }
 
 /// [`count_many`], with what earlier processes spent on the sweep ([`Swept::before`]).
@@ -524,6 +534,8 @@ struct LayerAcc<const N: usize> {
     reached: [u64; N],
     /// (start, hole, wins) for one-peg dead ends.
     finish: Vec<(usize, usize, u128)>,
+    /// The smallest dead end reached from each start (`u128::MAX`: none yet).
+    least_end: [u128; N],
 }
 
 impl<const N: usize> Default for LayerAcc<N> {
@@ -534,6 +546,7 @@ impl<const N: usize> Default for LayerAcc<N> {
             games_ended: [0; N],
             reached: [0; N],
             finish: Vec::new(),
+            least_end: [u128::MAX; N],
         }
     }
 }
@@ -545,6 +558,7 @@ impl<const N: usize> LayerAcc<N> {
             self.dead_ends[k] += other.dead_ends[k];
             self.reached[k] += other.reached[k];
             self.games_ended[k] = add(self.games_ended[k], other.games_ended[k])?;
+            self.least_end[k] = self.least_end[k].min(other.least_end[k]);
         }
         self.finish.extend(other.finish);
         Ok(())
@@ -570,6 +584,7 @@ impl<const N: usize> LayerAcc<N> {
             b.extend(self.dead_ends[k].to_le_bytes());
             b.extend(self.reached[k].to_le_bytes());
             b.extend(self.games_ended[k].to_le_bytes());
+            b.extend(self.least_end[k].to_le_bytes());
         }
         for &(k, hole, wins) in &self.finish {
             b.extend((k as u64).to_le_bytes());
@@ -587,6 +602,7 @@ impl<const N: usize> LayerAcc<N> {
             acc.dead_ends[k] = r.u64()?;
             acc.reached[k] = r.u64()?;
             acc.games_ended[k] = r.u128()?;
+            acc.least_end[k] = r.u128()?;
         }
         while !r.0.is_empty() {
             acc.finish
@@ -774,6 +790,8 @@ struct Run {
     sent: u64,
     /// Time this rank spent exchanging children during the current layer.
     exchange: std::time::Duration,
+    /// Per start, the smallest dead end of its first layer with one, once swept here.
+    least_ends: Vec<Option<u128>>,
 }
 
 impl Run {
@@ -1161,6 +1179,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     debug_assert_eq!(each * size, m);
                     acc.dead_ends[k] += 1;
                     acc.games_ended[k] = add(acc.games_ended[k], each)?;
+                    acc.least_end[k] = acc.least_end[k].min(img[i].to_u128());
                     if one_peg {
                         acc.finish.push((k, img[i].trailing_zeros() as usize, each));
                     }
@@ -1287,7 +1306,16 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 .unwrap_or_else(|| PathBuf::from(DEFAULT_WORK_DIR)),
             &cluster,
         );
-        let name = format!("{} from {}", self.board.name(), self.start_names());
+        let name = format!(
+            "{} from {}{}",
+            self.board.name(),
+            self.start_names(),
+            if opts.stop_at_dead_end {
+                " to the first dead end"
+            } else {
+                ""
+            }
+        );
         let mut run = Run {
             started: Instant::now(),
             before: Spent::default(),
@@ -1305,6 +1333,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             cluster,
             sent: 0,
             exchange: std::time::Duration::ZERO,
+            least_ends: vec![None; n],
         };
         // Narrow lanes while carries are rare, then wide ones; not where narrow lanes would
         // only be padding.
@@ -1388,7 +1417,11 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     .collect(),
             })
             .collect();
-        Ok(Swept { counts, before })
+        Ok(Swept {
+            counts,
+            before,
+            least_dead_ends: run.least_ends,
+        })
     }
 
     /// Sweeps layer `jumps` (`current`) and the layers after it, recording their statistics
@@ -1460,6 +1493,17 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             run.before_previous = run.previous;
             run.previous = entries as usize;
             self.record(run, &acc, reduced, jumps)?;
+            if opts.stop_at_dead_end
+                && run
+                    .layers
+                    .iter()
+                    .all(|ls| ls.iter().any(|l| l.games_ended > 0))
+            {
+                // The shortest games are counted: the rest is not swept (every rank
+                // holds the same statistics, so all stop here).
+                drop(next);
+                return Ok((Current::Memory(Vec::new()), jumps + 1));
+            }
             current = next;
             jumps += 1;
             let [next_entries, carried] = cluster.sum(&[current.entries(), carried])[..] else {
@@ -1531,6 +1575,9 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             run.finish[k][hole] = add(run.finish[k][hole], wins)?;
         }
         for (k, layers) in run.layers.iter_mut().enumerate() {
+            if acc.games_ended[k] > 0 && layers.iter().all(|l| l.games_ended == 0) {
+                run.least_ends[k] = Some(acc.least_end[k]);
+            }
             if acc.positions[k] > 0 {
                 layers.push(Layer {
                     jumps,

@@ -720,6 +720,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                 keep_work: opts.keep_work,
                 max_disk: opts.max_disk,
                 cluster: opts.cluster,
+                stop_at_dead_end: false,
             };
             memory::reset_peak_rss();
             let clock = Instant::now();

@@ -3,15 +3,18 @@
 //!
 //! Every jump removes one peg, so a game that leaves the most pegs at a dead end is a game
 //! with the fewest jumps: both questions have the same answer, the first layer (by number
-//! of jumps) that contains a dead end. [`shortest_dead_end`] sweeps the layers breadth
-//! first over raw positions, carrying for each the number of jump sequences reaching it and
-//! one parent, stops at the first layer with a dead end, and reads off the number of games
-//! ending there and one of them. This is independent of [`crate::count::sweep`], whose
-//! `shortest_game()` and `max_dead_end()` it must agree with.
+//! of jumps) that contains a dead end. [`shortest_dead_end`] runs the counting engine
+//! ([`crate::count::sweep`], symmetry-reduced, on the rayon pool, on disk past memory) up
+//! to that layer only ([`CountOptions::stop_at_dead_end`]), which gives the number of
+//! games ending there and the smallest dead end; one game to it comes from a search
+//! backwards ([`game_to`]). [`shortest_dead_end_plain`] is the plain reference: a
+//! breadth-first sweep over raw positions on one thread, carrying for each the number of
+//! jump sequences reaching it and one parent, which the tests hold the engine's answer to.
 
+use crate::count::sweep::{CountOptions, sweep_many};
 use crate::error::{Error, Result, add};
 use crate::games::notation;
-use crate::games::solve::jump_masks;
+use crate::games::solve::{Goal, Outcome, jump_masks, search};
 use crate::geometry::bits::Bits;
 use crate::geometry::board::{Board, Jump, Pegs};
 use std::collections::HashMap;
@@ -42,16 +45,121 @@ impl Extremes {
     }
 }
 
-/// Finds the shortest games from `start` and counts them.
+/// Finds the shortest games from `start` and counts them, by the counting engine run to
+/// the first layer holding a dead end (`opts` as for a count: threads, memory, disk; the
+/// answer is the same for every value). The example game ends in that layer's smallest
+/// dead end, so it is the same on every run too.
 ///
 /// ```
 /// use pegsol::{geometry::board::Board, games::extremes::shortest_dead_end};
+/// use pegsol::count::sweep::CountOptions;
 /// let b = Board::from_spec("tri:5").unwrap();
-/// let x = shortest_dead_end(&b, b.default_start(), u64::MAX).unwrap();
+/// let x = shortest_dead_end(&b, b.default_start(), &CountOptions::default()).unwrap();
 /// // published: corner start, 8 pegs left by 2 games (6 jumps)
 /// assert_eq!((x.jumps, x.most_pegs_left(), x.games), (6, 8, 2));
 /// ```
-pub fn shortest_dead_end(board: &Board, start: Pegs, max_memory: u64) -> Result<Extremes> {
+pub fn shortest_dead_end(board: &Board, start: Pegs, opts: &CountOptions) -> Result<Extremes> {
+    let opts = CountOptions {
+        stop_at_dead_end: true,
+        ..opts.clone()
+    };
+    let swept = sweep_many(board, &[start], &opts)?;
+    let counts = &swept.counts[0];
+    // The last layer holds only dead ends, so some layer does.
+    let layer = counts
+        .layers
+        .iter()
+        .find(|l| l.games_ended > 0)
+        .expect("the last layer of a sweep is dead ends");
+    let example = match swept.least_dead_ends[0] {
+        _ if layer.jumps == 0 => Vec::new(),
+        Some(end) => game_to(board, start, end, opts.max_memory)?,
+        // The sweep resumed from a checkpoint past that layer: any game leaving as many
+        // pegs at a dead end has as many jumps.
+        None => {
+            let left = start.count_ones() - layer.jumps as u32;
+            found(one_thread(|| {
+                search(
+                    board,
+                    start,
+                    Goal::pegs_anywhere(board, left),
+                    opts.max_memory,
+                )
+            })?)?
+        }
+    };
+    let end = notation::replay(board, start, &example)
+        .map_err(|e| Error::input(format!("the example game does not replay: {}", e.reason)))?;
+    Ok(Extremes {
+        start_pegs: start.count_ones() as usize,
+        jumps: layer.jumps,
+        games: layer.games_ended,
+        dead_ends: layer.dead_ends,
+        example,
+        end,
+    })
+}
+
+/// A game from `start` to `end`, a position known to be reachable, found backwards: a
+/// jump played backwards on a position is the same jump played forwards on its complement,
+/// so a game from the complement of `end` to the complement of `start` (one peg in the
+/// start's hole, where the solver is at its best), played in reverse order, goes from
+/// `start` to `end`. Searched on one thread, so that it is the same game on every run.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, games::extremes::game_to, games::notation::replay};
+/// let b = Board::from_spec("english").unwrap();
+/// let d4 = 1u128 << b.hole("d4").unwrap();
+/// let game = game_to(&b, b.default_start(), d4, u64::MAX).unwrap();
+/// assert_eq!(game.len(), 31);
+/// assert_eq!(replay(&b, b.default_start(), &game).unwrap(), d4);
+/// ```
+pub fn game_to(board: &Board, start: Pegs, end: Pegs, max_memory: u64) -> Result<Vec<Jump>> {
+    let full = board.full();
+    let holes = full & !start;
+    let goal = if holes.count_ones() == 1 {
+        Goal::OnePeg(holes)
+    } else {
+        Goal::Position(holes)
+    };
+    let mut game = found(one_thread(|| search(board, full & !end, goal, max_memory))?)?;
+    game.reverse();
+    Ok(game)
+}
+
+/// The game a search found; an error when it found none (the position was not
+/// reachable).
+fn found(s: crate::games::solve::Search) -> Result<Vec<Jump>> {
+    match s.outcome {
+        Outcome::Found(game) => Ok(game),
+        Outcome::Impossible(why) => Err(Error::input(format!(
+            "no game reaches that dead end: {why}"
+        ))),
+    }
+}
+
+/// Runs `f` on a pool of one thread: the solver's search then takes its work units in one
+/// order, and finds the same game every time.
+fn one_thread<T: Send>(f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| Error::input(format!("cannot start a thread: {e}")))?
+        .install(f)
+}
+
+/// The plain reference for [`shortest_dead_end`]: a breadth-first sweep over raw
+/// positions on one thread, keeping every layer with one parent per position; it gives up
+/// with [`Error::Memory`] past `max_memory` bytes (french: more than 18 GB by 15 jumps,
+/// where the engine needs 0.4 GB).
+///
+/// ```
+/// use pegsol::{geometry::board::Board, games::extremes::shortest_dead_end_plain};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let x = shortest_dead_end_plain(&b, b.default_start(), u64::MAX).unwrap();
+/// assert_eq!((x.jumps, x.most_pegs_left(), x.games), (6, 8, 2));
+/// ```
+pub fn shortest_dead_end_plain(board: &Board, start: Pegs, max_memory: u64) -> Result<Extremes> {
     if board.holes() <= 64 {
         sweep::<u64>(board, start, max_memory)
     } else {

@@ -2,7 +2,8 @@
 //! Figures from ../shared/reference/published.md.
 
 use crate::common::{self, pegsol};
-use pegsol::games::extremes::shortest_dead_end;
+use pegsol::count::sweep::CountOptions;
+use pegsol::games::extremes::{shortest_dead_end, shortest_dead_end_plain};
 use pegsol::games::minmoves::{Ends, min_moves};
 use pegsol::games::notation;
 use pegsol::games::solve::{Goal, Outcome, count_sequences, search};
@@ -207,22 +208,52 @@ fn check_reports_illegal_jumps_and_bad_input() {
         .code(2);
 }
 
+/// The engine's shortest games ([`shortest_dead_end`], the count stopped at the first
+/// layer with a dead end) against the plain breadth-first reference and a whole count: the
+/// same length, games and dead ends, and the same example game for 1 and 2 threads and for
+/// a run with every layer on disk.
 #[test]
 fn extremes_agree_with_count() {
-    for (spec, holes) in [
-        ("tri:4", vec![]),
-        ("tri:5", vec![]),
-        ("tri:5", vec!["b3"]),
-        ("tri:5", vec!["a3"]),
-        ("tri:6", vec![]),
-        ("tri:6", vec!["c5"]),
-        ("english", vec![]),
+    let dir = tempfile::tempdir().unwrap();
+    // The shortest dead end's jumps where published.md gives it (tri:5 per start class,
+    // english's centre).
+    for (spec, holes, published) in [
+        ("tri:4", vec![], None),
+        ("tri:4", vec!["b3"], None),
+        ("tri:5", vec![], Some(6)),
+        ("tri:5", vec!["a2"], Some(6)),
+        ("tri:5", vec!["a3"], Some(7)),
+        ("tri:5", vec!["b3"], Some(4)),
+        ("tri:6", vec![], None),
+        ("tri:6", vec!["c5"], None),
+        ("tri:6", vec!["a1", "b2"], None),
+        ("english", vec![], Some(6)),
+        ("line:9", vec![], None),
     ] {
         let counts = common::run(spec, &holes, 0);
         let b = Board::from_spec(spec).unwrap();
         let names: Vec<String> = holes.iter().map(|s| s.to_string()).collect();
         let start = b.start_from_names(&names).unwrap();
-        let x = shortest_dead_end(&b, start, u64::MAX).unwrap();
+        let plain = shortest_dead_end_plain(&b, start, u64::MAX).unwrap();
+        let run = |threads, disk: bool| {
+            let opts = CountOptions {
+                threads,
+                work_dir: disk.then(|| dir.path().to_path_buf()),
+                ..CountOptions::default()
+            };
+            shortest_dead_end(&b, start, &opts).unwrap()
+        };
+        let x = run(1, false);
+        assert_eq!(x, run(2, false), "{spec} {holes:?}: threads");
+        assert_eq!(x, run(2, true), "{spec} {holes:?}: on disk");
+        assert_eq!(
+            (x.jumps, x.games, x.dead_ends),
+            (plain.jumps, plain.games, plain.dead_ends),
+            "{spec} {holes:?}: plain reference"
+        );
+        if let Some(jumps) = published {
+            assert_eq!(x.jumps, jumps, "{spec} {holes:?}: published");
+        }
         assert_eq!(
             (x.jumps, x.games),
             counts.shortest_game(),
@@ -233,11 +264,16 @@ fn extremes_agree_with_count() {
             counts.max_dead_end(),
             "{spec} {holes:?}"
         );
-        let end = notation::replay(&b, start, &x.example).unwrap();
-        assert_eq!(end, x.end);
-        assert_eq!(x.example.len(), x.jumps);
-        assert!(notation::is_dead_end(&b, end));
+        for y in [&x, &plain] {
+            let end = notation::replay(&b, start, &y.example).unwrap();
+            assert_eq!(end, y.end);
+            assert_eq!(y.example.len(), y.jumps);
+            assert!(notation::is_dead_end(&b, end));
+        }
     }
+    // Every sweep's folder is gone once it succeeded (and the work directory with them,
+    // once empty).
+    assert!(!dir.path().exists() || std::fs::read_dir(dir.path()).unwrap().count() == 0);
 }
 
 #[test]

@@ -102,3 +102,46 @@ proptest! {
         check(&board, &holes, 2);
     }
 }
+
+/// A sweep stopped at the first dead end ([`CountOptions::stop_at_dead_end`], what
+/// `extremes` runs): for every start of a sweep of several, the layers up to the first
+/// layer in which every start has a dead end are the whole count's, and the smallest dead
+/// end of each start's first such layer is the plain breadth-first sweep's.
+#[test]
+fn a_sweep_stopped_at_the_first_dead_end_is_the_start_of_the_whole_count() {
+    use pegsol::count::sweep::sweep_many;
+    use pegsol::games::extremes::shortest_dead_end_plain;
+    for spec in ["tri:5", "tri:6", "line:10"] {
+        let board = Board::from_spec(spec).unwrap();
+        for class in board.position_classes() {
+            let starts: Vec<Pegs> = class
+                .iter()
+                .take(4)
+                .map(|&h| board.start_with_empty(&[h]))
+                .collect();
+            let whole = count_many(&board, &starts, &opts(1)).unwrap();
+            let last = whole.iter().map(|c| c.shortest_game().0).max().unwrap();
+            for threads in [1, 2] {
+                let stopped = sweep_many(
+                    &board,
+                    &starts,
+                    &CountOptions {
+                        stop_at_dead_end: true,
+                        ..opts(threads)
+                    },
+                )
+                .unwrap();
+                for ((&start, w), (s, least)) in starts
+                    .iter()
+                    .zip(&whole)
+                    .zip(stopped.counts.iter().zip(&stopped.least_dead_ends))
+                {
+                    let upto: Vec<_> = w.layers.iter().filter(|l| l.jumps <= last).collect();
+                    assert_eq!(s.layers.iter().collect::<Vec<_>>(), upto, "{spec}");
+                    let plain = shortest_dead_end_plain(&board, start, u64::MAX).unwrap();
+                    assert_eq!(*least, Some(plain.end), "{spec} from {}", w.start);
+                }
+            }
+        }
+    }
+}
