@@ -1,6 +1,6 @@
 //! `pegsol extremes`: the shortest game, which leaves the most pegs at a dead end.
 
-use super::args::{DiskArgs, StartArgs};
+use super::args::{DiskArgs, RunArgs, StartArgs};
 use super::show::{ShowArgs, emit};
 use crate::count::sweep::CountOptions;
 use crate::error::Result;
@@ -16,13 +16,9 @@ pub(super) struct ExtremesArgs {
     start: StartArgs,
     #[command(flatten)]
     show: ShowArgs,
-    /// Worker threads (0 = one per core). Results, the example game included, are identical
-    /// for every value.
-    #[arg(long, short = 'j', default_value_t = 0)]
-    threads: usize,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    // As `count`'s: the answer, the example game included, is the same for any `--threads`.
+    #[command(flatten)]
+    run: RunArgs,
     #[command(flatten)]
     disk: DiskArgs,
 }
@@ -32,9 +28,9 @@ pub(super) fn run(args: ExtremesArgs) -> Result<i32> {
     let (board, start) = args.start.resolve()?;
     let clock = Instant::now();
     let opts = CountOptions {
-        threads: args.threads,
-        max_memory: args.show.budget(),
-        progress: !args.quiet,
+        threads: args.run.threads,
+        max_memory: args.run.max_memory(),
+        progress: !args.run.quiet,
         work_dir: args.disk.work_dir.clone(),
         keep_work: args.disk.keep_work,
         max_disk: args.disk.max_disk,

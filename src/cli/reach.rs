@@ -1,7 +1,7 @@
 //! `pegsol reach`: a jump sequence from one position to another, or a proof there is none.
 
 use super::print;
-use super::show::{ShowArgs, emit, summary};
+use super::show::{SearchArgs, ShowArgs, emit, summary};
 use crate::error::Result;
 use crate::games::notation;
 use crate::games::solve::{Goal, Outcome, count_sequences_within, search};
@@ -27,6 +27,8 @@ pub(super) struct ReachArgs {
     count: bool,
     #[command(flatten)]
     show: ShowArgs,
+    #[command(flatten)]
+    memory: SearchArgs,
 }
 
 /// Runs the command.
@@ -39,7 +41,7 @@ pub(super) fn run(args: ReachArgs) -> Result<i32> {
     let to = board.parse_position(&args.to)?;
     let clock = Instant::now();
     let jumps_needed = from.count_ones() as i64 - to.count_ones() as i64;
-    let s = search(&board, from, Goal::Position(to), args.show.budget())?;
+    let s = search(&board, from, Goal::Position(to), args.memory.budget())?;
     let header = format!(
         "# {}: from {} to {} ({} pegs to {}: {} jumps)\n",
         board.name(),
@@ -50,7 +52,7 @@ pub(super) fn run(args: ReachArgs) -> Result<i32> {
         jumps_needed
     );
     let count_line = if args.count {
-        let n = count_sequences_within(&board, from, to, args.show.budget())?;
+        let n = count_sequences_within(&board, from, to, args.memory.budget())?;
         format!("# jump sequences from the start to the goal: {n}\n")
     } else {
         String::new()

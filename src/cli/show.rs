@@ -21,13 +21,19 @@ pub(super) struct ShowArgs {
     /// Write an animated SVG of the game (one frame per move) to FILE.
     #[arg(long, value_name = "FILE")]
     pub(super) svg: Option<PathBuf>,
+}
+
+/// The memory limit of the searches of `solve` and `reach` (`extremes` sweeps, and takes
+/// `count`'s options instead).
+#[derive(Debug, Args)]
+pub(super) struct SearchArgs {
     /// Give up with exit code 2 rather than let the search tables grow past SIZE (e.g. 8G).
     /// Default: 80% of the memory available.
     #[arg(long, value_name = "SIZE", value_parser = memory::parse)]
     pub(super) max_memory: Option<u64>,
 }
 
-impl ShowArgs {
+impl SearchArgs {
     pub(super) fn budget(&self) -> u64 {
         self.max_memory.unwrap_or_else(memory::default_budget)
     }

@@ -3,7 +3,7 @@
 
 use super::args::StartArgs;
 use super::print;
-use super::show::{ShowArgs, emit, summary};
+use super::show::{SearchArgs, ShowArgs, emit, summary};
 use crate::error::{Error, Result};
 use crate::games::minmoves::{Ends, min_moves};
 use crate::games::solve::{Goal, Outcome, search};
@@ -40,6 +40,8 @@ pub(super) struct SolveArgs {
     threads: Option<usize>,
     #[command(flatten)]
     show: ShowArgs,
+    #[command(flatten)]
+    memory: SearchArgs,
 }
 
 /// Runs the command.
@@ -60,7 +62,7 @@ pub(super) fn run(args: SolveArgs) -> Result<i32> {
     if args.min_moves {
         let from = (!args.all_starts).then_some(start);
         let ends = finish.map_or(Ends::Any, Ends::Hole);
-        let r = pool.install(|| min_moves(&board, from, ends, args.show.budget()))?;
+        let r = pool.install(|| min_moves(&board, from, ends, args.memory.budget()))?;
         let secs = clock.elapsed().as_secs_f64();
         let from_text = if args.all_starts {
             "any single vacancy".to_string()
@@ -96,7 +98,7 @@ pub(super) fn run(args: SolveArgs) -> Result<i32> {
         Some(h) => Goal::OnePeg(crate::geometry::board::bit(h)),
         None => Goal::pegs_anywhere(&board, args.leave),
     };
-    let s = pool.install(|| search(&board, start, goal, args.show.budget()))?;
+    let s = pool.install(|| search(&board, start, goal, args.memory.budget()))?;
     let secs = clock.elapsed().as_secs_f64();
     let start_text = board.start_name(start);
     match s.outcome {
