@@ -276,6 +276,35 @@ fn extremes_agree_with_count() {
     assert!(!dir.path().exists() || std::fs::read_dir(dir.path()).unwrap().count() == 0);
 }
 
+/// An `extremes` run with `--work-dir` and `--keep-work` leaves its folder checkpointed at
+/// the layer before the first dead end (it stops without sweeping further); the same
+/// command resumes from there, sweeps that layer again, and prints the same.
+#[test]
+fn extremes_resumes_from_its_kept_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    let run = |keep: bool| {
+        let mut cmd = pegsol();
+        cmd.args(["extremes", "--board", "tri:7", "--work-dir"])
+            .arg(&work);
+        if keep {
+            cmd.arg("--keep-work");
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        // The first line holds the wall time.
+        (text.lines().skip(1).collect::<Vec<_>>().join("\n"), stderr)
+    };
+    let (first, _) = run(true);
+    assert!(first.contains("9 jumps, 2,268 games"), "{first}");
+    let (again, said) = run(false);
+    assert!(said.contains("resuming from layer"), "{said}");
+    assert_eq!(first, again);
+    assert!(!work.exists());
+}
+
 #[test]
 fn extremes_cli_prints_a_checkable_game() {
     // published.md: tri:5 interior start b3 leaves at most 10 pegs (2 games), english 6 jumps.
