@@ -50,7 +50,7 @@ CASES=(
   "solve french d2 to d6|solve --board french --hole d2 --finish d6|1||a solution from d2 to one peg d6"
   "solve wiegleb centre to centre|solve --board wiegleb --finish e5|60||a solution from e5 to one peg e5"
   # extremes on count's engine, stopped at the first dead end (no target: the plain
-  # breadth-first sweep it replaced ran more than 10 minutes and 18 GB on french)
+  # breadth-first sweep it replaced refused french after 208 s at 17.1 GB)
   "extremes french centre|extremes --board french -q|||shortest game (Fool's solitaire): 15 jumps, 133,736,880 games"
 )
 # issue 3: whole tables (4 minutes together), with BENCH_TABLES=1. @DIR is a fresh directory.
