@@ -74,18 +74,14 @@ pub fn shortest_dead_end(board: &Board, start: Pegs, opts: &CountOptions) -> Res
     let example = match swept.least_dead_ends[0] {
         _ if layer.jumps == 0 => Vec::new(),
         Some(end) => game_to(board, start, end, opts.max_memory)?,
-        // The sweep resumed from a checkpoint past that layer: any game leaving as many
-        // pegs at a dead end has as many jumps.
+        // A stopped sweep resumes only its own folder, whose last checkpoint comes before
+        // the layer it stops at: that layer is always swept here.
         None => {
-            let left = start.count_ones() - layer.jumps as u32;
-            found(one_thread(|| {
-                search(
-                    board,
-                    start,
-                    Goal::pegs_anywhere(board, left),
-                    opts.max_memory,
-                )
-            })?)?
+            return Err(Error::Disk(
+                "the sweep resumed past its first dead end; remove its folder in the work \
+                 directory and run again"
+                    .into(),
+            ));
         }
     };
     let end = notation::replay(board, start, &example)
