@@ -7,14 +7,18 @@
 //! exact oracle on `R`. For each region it collects the patterns on `R` of every solvable
 //! position of the layer (all eight images), and counts the unsolvable positions whose
 //! pattern on some region of a family is not among them. A sound test on `R` cannot know
-//! more than that set, so what the oracle leaves, every such test leaves.
+//! more than that set, so what the oracle leaves, every such test leaves. It does not bound
+//! sums of terms over the whole board: a pagoda function is a sum of one-hole terms, and the
+//! one-hole oracle rules out nothing (docs/experiments.md measures pagoda functions with
+//! terms on pairs of holes).
 //!
 //! The layers are made here plainly (hash sets of canonical positions, one thread), cut by
 //! pagoda functions found from 256 random games as `solvable` finds its own (its figures
 //! differ slightly: other samples), and the solvable ones found by meeting in the middle.
 //! The example asserts OEIS A112738's 1,679,072 solvable positions up to symmetry.
 //!
-//! `cargo run --release --example local_tests` (about 90 s, one thread).
+//! `cargo run --release --example local_tests` (about 50 s: the layers on one thread, the
+//! regions on all).
 
 use pegsol::geometry::pagoda::{Cut, Question, sampled_cuts};
 use pegsol::geometry::{Board, Pegs};
