@@ -9,18 +9,20 @@
 //! pattern on some region of a family is not among them. A sound test on `R` cannot know
 //! more than that set, so what the oracle leaves, every such test leaves. It does not bound
 //! sums of terms over the whole board: a pagoda function is a sum of one-hole terms, and the
-//! one-hole oracle rules out nothing (docs/experiments.md measures pagoda functions with
-//! terms on pairs of holes).
+//! one-hole oracle rules out nothing. So the example ends with such sums: for 200
+//! unsolvable and 50 solvable positions of layer 14, whether a pagoda function with terms
+//! on pairs of holes rules each out, one linear program a position
+//! ([`pair_pagoda_rules_out`]); it asserts that none of the solvable ones is.
 //!
 //! The layers are made here plainly (hash sets of canonical positions, one thread), cut by
-//! pagoda functions found from 256 random games as `solvable` finds its own (its figures
-//! differ slightly: other samples), and the solvable ones found by meeting in the middle.
+//! the pagoda functions `solvable` finds (the same samples of random games), and the
+//! solvable ones found by meeting in the middle.
 //! The example asserts OEIS A112738's 1,679,072 solvable positions up to symmetry.
 //!
-//! `cargo run --release --example local_tests` (about 50 s: the layers on one thread, the
-//! regions on all).
+//! `cargo run --release --example local_tests` (about a minute: the layers on one thread,
+//! the regions on all).
 
-use pegsol::geometry::pagoda::{Cut, Question, sampled_cuts};
+use pegsol::geometry::pagoda::{Cut, Question, random_games, sampled_cuts};
 use pegsol::geometry::{Board, Pegs};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
@@ -46,27 +48,8 @@ fn main() {
             .collect()
     };
 
-    // Cuts from random positions 7 to 16 jumps into random games (a fixed seed).
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut rnd = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    let samples: Vec<Pegs> = (0..256)
-        .map(|_| {
-            let mut p = start;
-            for _ in 0..7 + rnd() % 10 {
-                let kids = children(p);
-                if kids.is_empty() {
-                    break;
-                }
-                p = kids[(rnd() % kids.len() as u64) as usize];
-            }
-            p
-        })
-        .collect();
+    // The cuts `solvable` finds: from positions 7 to 16 jumps into 256 random games.
+    let samples = random_games(&b, &[start], false, 7..=16, 256);
     let cuts: Vec<Cut> = sampled_cuts(&b, &Question::Reach(vec![goal]), &samples, &syms, 64);
     let kept = |p: Pegs| !cuts.iter().any(|c| c.rules_out(p));
 
@@ -79,26 +62,18 @@ fn main() {
         uncut.push(all.len());
         f.push(all.into_iter().filter(|&c| kept(c)).collect());
     }
+    // A position is solvable if one of its children wins: at the middle, a child whose
+    // complement is in layer 15 (the goal is the start's complement); below it, a child
+    // solvable in the layer above.
+    let solvable = |layer: &FxHashSet<Pegs>, wins: &dyn Fn(Pegs) -> bool| -> FxHashSet<Pegs> {
+        let any_child_wins = |p: &Pegs| children(*p).into_iter().any(wins);
+        layer.iter().copied().filter(any_child_wins).collect()
+    };
     let mut s: Vec<FxHashSet<Pegs>> = vec![FxHashSet::default(); m + 1];
-    s[m] = f[m]
-        .iter()
-        .copied()
-        .filter(|&p| {
-            children(p)
-                .into_iter()
-                .any(|c| f[m].contains(&canon(full ^ c)))
-        })
-        .collect();
+    s[m] = solvable(&f[m], &|c| f[m].contains(&canon(full ^ c)));
     for k in (0..m).rev() {
-        s[k] = f[k]
-            .iter()
-            .copied()
-            .filter(|&p| {
-                children(p)
-                    .into_iter()
-                    .any(|c| s[k + 1].contains(&canon(c)))
-            })
-            .collect();
+        let below = solvable(&f[k], &|c| s[k + 1].contains(&canon(c)));
+        s[k] = below;
     }
     let half: usize = s.iter().map(|l| l.len()).sum();
     assert_eq!(
@@ -194,4 +169,125 @@ fn main() {
             );
         }
     }
+
+    // Pagoda functions with terms on pairs of holes, one linear program per position.
+    let layer = 14;
+    let mut unsolvable: Vec<Pegs> = f[layer]
+        .iter()
+        .copied()
+        .filter(|p| !s[layer].contains(p))
+        .collect();
+    let mut winnable: Vec<Pegs> = s[layer].iter().copied().collect();
+    unsolvable.sort_unstable();
+    winnable.sort_unstable();
+    let every = |v: &[Pegs], n: usize| -> Vec<Pegs> {
+        v.iter().step_by(v.len() / n).take(n).copied().collect()
+    };
+    let (lost, won) = (every(&unsolvable, 200), every(&winnable, 50));
+    let neighbours = |a: usize, b: usize| {
+        let ((r, c), (r2, c2)) = (cells[a], cells[b]);
+        (r - r2).abs() + (c - c2).abs() == 1
+    };
+    let (top, bottom) = (
+        cells.iter().map(|c| c.0).min().unwrap_or(0),
+        cells.iter().map(|c| c.0).max().unwrap_or(0),
+    );
+    let (left, right) = (
+        cells.iter().map(|c| c.1).min().unwrap_or(0),
+        cells.iter().map(|c| c.1).max().unwrap_or(0),
+    );
+    let end_row = |a: usize, b: usize| {
+        let ((r, c), (r2, c2)) = (cells[a], cells[b]);
+        neighbours(a, b)
+            && ((r == r2 && (r == top || r == bottom)) || (c == c2 && (c == left || c == right)))
+    };
+    let pairs_where = |keep: &dyn Fn(usize, usize) -> bool| -> Vec<(usize, usize)> {
+        let n = cells.len();
+        (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .filter(|&(a, b)| keep(a, b))
+            .collect()
+    };
+    let kinds: Vec<(&str, Vec<(usize, usize)>)> = vec![
+        ("none (a linear pagoda function)", Vec::new()),
+        ("the arms' end rows", pairs_where(&end_row)),
+        ("neighbours along a line", pairs_where(&neighbours)),
+    ];
+    println!(
+        "layer {layer}: pagoda functions with terms on pairs of holes, one linear program for each of {} unsolvable and {} solvable positions",
+        lost.len(),
+        won.len()
+    );
+    for (name, pairs) in &kinds {
+        let out = lost
+            .par_iter()
+            .filter(|&&p| pair_pagoda_rules_out(&b, pairs, p, goal))
+            .count();
+        let wrong = won
+            .par_iter()
+            .filter(|&&p| pair_pagoda_rules_out(&b, pairs, p, goal))
+            .count();
+        assert_eq!(wrong, 0, "a pagoda function ruled out a solvable position");
+        println!(
+            "  {name:36} {:2} pair terms: rules out {out:3} ({:4.1}%), solvable ruled out: {wrong}",
+            pairs.len(),
+            100.0 * out as f64 / lost.len() as f64
+        );
+    }
+}
+
+/// Whether a function `P(x) = sum w_h x_h + sum u_ab x_a x_b` over `pairs` exists that no
+/// jump increases, whatever the other holes hold, and with `P(pos) < P(goal)`: then `pos`
+/// cannot reach `goal`. A jump changes a pair term only where the pair holds one of its
+/// three holes, by a term linear in the pair's other hole `n`; the worst case over the
+/// other holes is the sum of the positive parts of those terms, bounded by one auxiliary
+/// variable per jump and hole `n`. So the question is one linear program.
+fn pair_pagoda_rules_out(board: &Board, pairs: &[(usize, usize)], pos: Pegs, goal: Pegs) -> bool {
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+    const BOUND: f64 = 64.0;
+    let n = board.holes();
+    let mut lp = Problem::new(OptimizationDirection::Minimize);
+    let w: Vec<_> = (0..n).map(|_| lp.add_var(0.0, (-BOUND, BOUND))).collect();
+    let u: Vec<_> = pairs
+        .iter()
+        .map(|_| lp.add_var(0.0, (-BOUND, BOUND)))
+        .collect();
+    let term = |a: usize, b: usize| pairs.iter().position(|&p| p == (a.min(b), a.max(b)));
+    for j in board.jumps() {
+        let (a, o, c) = (j.from, j.over, j.to);
+        let mut base = vec![(w[c], 1.0), (w[a], -1.0), (w[o], -1.0)];
+        if let Some(k) = term(a, o) {
+            base.push((u[k], -1.0)); // a and o held pegs, and hold none after
+        }
+        // Every other hole n paired with a, o (emptied) or c (filled).
+        for m in (0..n).filter(|&m| m != a && m != o && m != c) {
+            let row: Vec<_> = [(a, -1.0), (o, -1.0), (c, 1.0)]
+                .iter()
+                .filter_map(|&(x, sign)| term(x, m).map(|k| (u[k], sign)))
+                .collect();
+            if row.is_empty() {
+                continue;
+            }
+            let t = lp.add_var(0.0, (0.0, 3.0 * BOUND));
+            base.push((t, 1.0));
+            let mut row = row;
+            row.push((t, -1.0));
+            lp.add_constraint(row, ComparisonOp::Le, 0.0);
+        }
+        lp.add_constraint(base, ComparisonOp::Le, 0.0);
+    }
+    // P(goal) - P(pos) >= 1.
+    let mut margin: Vec<_> = (0..n)
+        .map(|h| (w[h], (goal >> h & 1) as f64 - (pos >> h & 1) as f64))
+        .filter(|&(_, x)| x != 0.0)
+        .collect();
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        let both = |p: Pegs| (p >> a & 1 == 1 && p >> b & 1 == 1) as i32 as f64;
+        let x = both(goal) - both(pos);
+        if x != 0.0 {
+            margin.push((u[k], x));
+        }
+    }
+    lp.add_constraint(margin, ComparisonOp::Ge, 1.0);
+    lp.solve().is_ok()
 }

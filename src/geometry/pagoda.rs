@@ -371,7 +371,16 @@ pub fn sampled_cuts(
 /// Random games for sampling cuts: `n` positions, each after a random number of jumps in
 /// `depths` from `from` (undone jumps, with `backward`), stopping early where no jump is
 /// left. A fixed seed: the same samples every run.
-pub(crate) fn random_games(
+///
+/// ```
+/// use pegsol::geometry::{Board, pagoda::random_games};
+/// let b = Board::from_spec("english").unwrap();
+/// let s = random_games(&b, &[b.default_start()], false, 3..=3, 4);
+/// assert_eq!(s.len(), 4);
+/// assert!(s.iter().all(|p| p.count_ones() == 29)); // three jumps from 32 pegs
+/// assert_eq!(s, random_games(&b, &[b.default_start()], false, 3..=3, 4)); // fixed seed
+/// ```
+pub fn random_games(
     board: &Board,
     from: &[Pegs],
     backward: bool,
