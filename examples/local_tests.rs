@@ -14,13 +14,22 @@
 //! on pairs of holes rules each out, one linear program a position
 //! ([`pair_pagoda_rules_out`]); it asserts that none of the solvable ones is.
 //!
+//! Between the two, abstractions of the whole board: a position's pegs counted in each
+//! orbit of holes under a subgroup of the symmetries, moved between classes by "abstract
+//! jumps" (a jump whose classes hold the pegs and the hole it needs). If `p` at layer `k`
+//! can win, its complement is reachable at layer `31 - k`, so the counts of `~p` are
+//! reachable by abstract jumps, from the start's counts or from those of every image of
+//! forward layer `k - 1`. The example counts the unsolvable positions of layers 13 to 15
+//! whose complements' counts are not, asserts that no solvable one is among them, and
+//! times the abstract sweep from the start (the count vectors of each layer, sorted).
+//!
 //! The layers are made here plainly (hash sets of canonical positions, one thread), cut by
 //! the pagoda functions `solvable` finds (the same samples of random games), and the
 //! solvable ones found by meeting in the middle.
 //! The example asserts OEIS A112738's 1,679,072 solvable positions up to symmetry.
 //!
-//! `cargo run --release --example local_tests` (under a minute: the layers on one thread,
-//! the regions on all).
+//! `cargo run --release --example local_tests` (about 80 s of wall time on 2 cores: the
+//! layers on one thread, the regions and abstractions on all).
 
 use pegsol::geometry::pagoda::{Cut, Question, random_games, sampled_cuts};
 use pegsol::geometry::{Board, Pegs};
@@ -165,6 +174,161 @@ fn main() {
                 100.0 * out as f64 / unsolvable.len() as f64
             );
         }
+    }
+
+    // Abstractions of the whole board: the pegs counted in each orbit of holes under a
+    // subgroup of the symmetries. A jump moves counts between classes, and is possible on
+    // some position with given counts when its classes hold the pegs and the holes it needs
+    // ("abstract jumps"). If `p` at layer `k` can win, `~p` is reachable at layer `31 - k`
+    // (the goal is the start's complement), so the counts of `~p` are reachable by abstract
+    // jumps: from the start's counts (`A_{31-k}`), or from the counts of forward layer
+    // `k - 1` in `32 - 2k` abstract jumps (`~p` is reached from `~t`, `t` the position
+    // `p` passes through at layer `32 - k`, whose complement is in layer `k - 1` up to
+    // symmetry: every image, since the counts see only the subgroup's symmetries).
+    let quarter = |(r, c): (i32, i32), m: usize| -> (i32, i32) {
+        let (mut y, mut x) = (r - 3, c - 3);
+        for _ in 0..m % 4 {
+            (y, x) = (x, -y);
+        }
+        if m >= 4 {
+            x = -x;
+        }
+        (y + 3, x + 3)
+    };
+    let hole_at = |rc: (i32, i32)| {
+        cells
+            .iter()
+            .position(|&c| c == rc)
+            .expect("english is symmetric")
+    };
+    let subgroups: Vec<(&str, Vec<usize>)> = vec![
+        ("all 8 symmetries", (0..8).collect()),
+        ("the 4 rotations", vec![0, 1, 2, 3]),
+        ("the 2 diagonal mirrors", vec![0, 2, 5, 7]),
+        ("the 2 axis mirrors", vec![0, 2, 4, 6]),
+        ("the half turn", vec![0, 2]),
+        ("one axis mirror", vec![0, 4]),
+    ];
+    let from_f = [13usize, 14, 15];
+    println!(
+        "abstractions: pegs counted per orbit of holes, ruled out when ~p's counts are not reachable at layer 31 - k by abstract jumps"
+    );
+    for (name, group) in &subgroups {
+        let mut class = vec![usize::MAX; cells.len()];
+        let mut sizes: Vec<u32> = Vec::new();
+        for h in 0..cells.len() {
+            if class[h] == usize::MAX {
+                for &m in group {
+                    class[hole_at(quarter(cells[h], m))] = sizes.len();
+                }
+                sizes.push(0);
+            }
+        }
+        for &c in &class {
+            sizes[c] += 1;
+        }
+        let widths: Vec<u32> = sizes.iter().map(|&n| 32 - n.leading_zeros()).collect();
+        let shifts: Vec<u32> = widths
+            .iter()
+            .scan(0, |a, &w| {
+                *a += w;
+                Some(*a - w)
+            })
+            .collect();
+        assert!(widths.iter().sum::<u32>() <= 64);
+        let counts = |x: Pegs| -> u64 {
+            (0..cells.len())
+                .filter(|&h| x >> h & 1 == 1)
+                .map(|h| 1u64 << shifts[class[h]])
+                .sum()
+        };
+        let (sizes, shifts, widths) = (&sizes, &shifts, &widths);
+        let count = move |v: u64, c: usize| (v >> shifts[c]) as u32 & ((1 << widths[c]) - 1);
+        // Each abstract jump once: the classes of its two pegs and of its hole.
+        let mut moves: Vec<(usize, usize, usize)> = b
+            .jumps()
+            .iter()
+            .map(|j| {
+                let (x, y) = (class[j.from], class[j.over]);
+                (x.min(y), x.max(y), class[j.to])
+            })
+            .collect();
+        moves.sort_unstable();
+        moves.dedup();
+        let moves = &moves;
+        let step = |layer: &[u64]| -> Vec<u64> {
+            let mut next: Vec<u64> = layer
+                .par_iter()
+                .flat_map_iter(|&v| {
+                    moves.iter().filter_map(move |&(x, y, z)| {
+                        let pegs = |c: usize| u32::from(c == x) + u32::from(c == y);
+                        let ok = [x, y, z].iter().all(|&c| {
+                            count(v, c) >= pegs(c) && sizes[c] - count(v, c) >= u32::from(c == z)
+                        });
+                        ok.then(|| v - (1 << shifts[x]) - (1 << shifts[y]) + (1 << shifts[z]))
+                    })
+                })
+                .collect();
+            next.par_sort_unstable();
+            next.dedup();
+            next
+        };
+        // From the start, to layer 31 - 13.
+        let clock = std::time::Instant::now();
+        let mut a: Vec<Vec<u64>> = vec![vec![counts(start)]];
+        for _ in 0..31 - 13 {
+            let next = step(&a[a.len() - 1]);
+            a.push(next);
+        }
+        let (sweep, swept) = (
+            clock.elapsed().as_secs_f64(),
+            a.iter().map(Vec::len).sum::<usize>(),
+        );
+        let space: u64 = sizes.iter().map(|&n| u64::from(n) + 1).product();
+        let line: Vec<String> = from_f
+            .iter()
+            .map(|&k| {
+                let seeded = {
+                    let mut l: Vec<u64> = f[k - 1]
+                        .iter()
+                        .flat_map(|&q| images(q))
+                        .map(counts)
+                        .collect();
+                    l.par_sort_unstable();
+                    l.dedup();
+                    for _ in 0..32 - 2 * k {
+                        l = step(&l);
+                    }
+                    l
+                };
+                let from_start = &a[31 - k];
+                let ruled =
+                    |within: &[u64], q: Pegs| within.binary_search(&counts(full ^ q)).is_err();
+                for q in &s[k] {
+                    assert!(
+                        !ruled(from_start, *q) && !ruled(&seeded, *q),
+                        "a solvable position ruled out"
+                    );
+                }
+                let lost: Vec<Pegs> = f[k].iter().copied().filter(|q| !s[k].contains(q)).collect();
+                let share = |within: &[u64]| {
+                    let n = lost.par_iter().filter(|&&q| ruled(within, q)).count();
+                    100.0 * n as f64 / lost.len() as f64
+                };
+                format!(
+                    "layer {k} {:4.1}% / {:4.1}% ({} / {} counts)",
+                    share(from_start),
+                    share(&seeded),
+                    from_start.len(),
+                    seeded.len()
+                )
+            })
+            .collect();
+        println!(
+            "  {name:24} {:2} classes ({space:9} count vectors; from the start to layer 18: {swept:8} in {sweep:5.2} s), of the unsolvable ruled out, from the start / from layer k - 1: {}",
+            sizes.len(),
+            line.join(", ")
+        );
     }
 
     // Pagoda functions with terms on pairs of holes, one linear program per position.
