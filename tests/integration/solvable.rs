@@ -726,16 +726,19 @@ fn pagoda_cuts_never_rule_out_a_winning_path() {
     assert!(ruled_out > 0, "the cuts rule nothing out");
 }
 
-/// Meeting in the middle with pagoda cuts against the full sweep (which has none), on
+/// Meeting in the middle with pagoda cuts against the full sweep (which has none), mostly on
 /// larger boards than the brute force reaches: the same solvable counts per layer, raw and
 /// up to symmetry, and the same wins. Pairs where the goal is the start's complement (the
-/// mirrored meeting) and others, one peg anywhere, and pairs with no win (tri:7 from a1).
+/// mirrored meeting) and others, one peg anywhere (tri:6 from a3: tri:7 from a3 took 100 s
+/// of the CI's 15 minutes on a slower machine; english's centre to any hole is checked
+/// against the reference passes' file in `english_centre_to_any_hole_mirrors_after_one_jump`),
+/// and pairs with no win (tri:7 from a1).
 #[test]
 fn pruned_meeting_matches_the_full_sweep() {
     let mut some_win = 0;
     for (spec, start, finish) in [
         ("tri:7", "a1", Some("a1")),
-        ("tri:7", "a3", None),
+        ("tri:6", "a3", None),
         ("tri:7", "b4", Some("g7")),
         ("tri:6", "a1", Some("a1")),
         ("english", "d4", Some("d1")),
