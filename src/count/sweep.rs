@@ -2005,6 +2005,16 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     + buffer_bytes(&pool, entry_bytes)
                     + buffer_bytes(&received, entry_bytes);
                 if !cluster.all(held <= opts.max_memory) {
+                    if trace() {
+                        eprintln!(
+                            "layer {}: the pass over shards {range:?} outgrew the budget ({} held: \
+                             tables {}, buffers {}); split in two",
+                            cur.layer + 1,
+                            crate::memory::human(held),
+                            crate::memory::human(tables.iter().map(|t| t.bytes()).sum::<u64>()),
+                            crate::memory::human(buffer_bytes(&pool, entry_bytes))
+                        );
+                    }
                     return Ok(None);
                 }
             }
