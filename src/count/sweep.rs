@@ -2001,9 +2001,10 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 if let Some(b) = buckets.as_mut() {
                     b.push(&route_forms(forms, N, run)?)?;
                 }
-                let held = tables.iter().map(|t| t.bytes()).sum::<u64>()
-                    + buffer_bytes(&pool, entry_bytes)
-                    + buffer_bytes(&received, entry_bytes);
+                let table_bytes = tables.iter().map(|t| t.bytes()).sum::<u64>();
+                let buffers =
+                    buffer_bytes(&pool, entry_bytes) + buffer_bytes(&received, entry_bytes);
+                let held = table_bytes + buffers;
                 if !cluster.all(held <= opts.max_memory) {
                     if trace() {
                         eprintln!(
@@ -2011,8 +2012,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                              tables {}, buffers {}); split in two",
                             cur.layer + 1,
                             crate::memory::human(held),
-                            crate::memory::human(tables.iter().map(|t| t.bytes()).sum::<u64>()),
-                            crate::memory::human(buffer_bytes(&pool, entry_bytes))
+                            crate::memory::human(table_bytes),
+                            crate::memory::human(buffers)
                         );
                     }
                     return Ok(None);
