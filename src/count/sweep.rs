@@ -916,12 +916,11 @@ impl<S: Key, L: Lane, const N: usize> Current<S, L, N> {
     }
 }
 
-/// The guess of the next layer's entries from the growth of the last.
 /// The passes of a layer on disk ([`Sweep::disk_layer`]), as ranges of next-layer shards,
 /// last pass first: the next layer's tables, `guess` entries of `entry_bytes` each with the
 /// slack of the load factor and a tenth for a low guess, split into as few passes of about
-/// equal size as fit seven eighths of `budget` (the children buffers and reading chunks take
-/// the rest).
+/// equal size as fit seven eighths of `budget`. The buffers of children take what the
+/// tables leave ([`Rounds`]).
 fn pass_ranges(guess: u64, entry_bytes: u64, budget: u64) -> Vec<Range<usize>> {
     let (num, den) = slots::MAX_LOAD;
     let tables = guess as u128 * entry_bytes as u128 * den as u128 * 11 / (num as u128 * 10);
@@ -986,6 +985,7 @@ fn stays_narrow(before: [u64; 2], now: [u64; 2], on_disk: bool) -> bool {
     share * growth * 11.0 <= 1.0
 }
 
+/// The guess of the next layer's entries from the growth of the last.
 fn guess_next(entries: u64, previous: usize) -> u64 {
     if previous == 0 {
         entries.saturating_mul(8)
@@ -1904,11 +1904,6 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
         let key_bytes = size_of::<C::S>();
         let batch = batch_units();
-        // Entries read per unit per round: the children of a round, about 8 an entry in
-        // the pass's share of shards, within an eighth of the budget.
-        let child_bytes = 8 * entry_bytes * range.len() as u64 / SHARDS as u64;
-        let chunk = (opts.max_memory / 8 / (batch as u64 * child_bytes.max(1)))
-            .clamp(1 << 10, 1 << 20) as usize;
         let reduce = stats && self.moves.outer_order() > self.moves.subgroup_order();
         let cluster = run.cluster;
         let mut tables: Vec<Shard<C::S, L, N>> = range.clone().map(|_| Shard::default()).collect();
@@ -1923,6 +1918,26 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 .filter(|(i, _)| cluster.owns(range.start + i))
                 .for_each(|(_, t)| t.low.reserve(each));
         }
+        // The buffers of a round's children take what the tables leave of the budget, less
+        // a thirty-second for what no plan sees (the sparse maps of carries, the readers),
+        // and at most an eighth, as `pass_ranges` plans: the tables reserved in 7/8 and the
+        // buffers in 1/8 left nothing spare, and the tri:7 table at 48M outgrew the budget
+        // by a fraction of a percent in 9 passes of 25, each then run again split in two.
+        // The share is set again after each round, as the tables grow past their
+        // reservation (the sparse maps of carries).
+        let budget = opts.max_memory;
+        let share = |tables: u64| {
+            budget
+                .saturating_sub(tables + budget / 32)
+                .clamp(budget / 64, budget / 8)
+        };
+        let mut rounds_plan = Rounds::new(
+            share(tables.iter().map(|t| t.bytes()).sum::<u64>()),
+            batch,
+            range.len(),
+            entry_bytes,
+            size_of::<(C::S, [u128; N])>() as u64,
+        );
         let mut buckets = if reduce {
             Some(Buckets::<K>::new(
                 run.work.dir(),
@@ -1947,6 +1962,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 .iter()
                 .map(|&s| Ok((s, ShardReader::open(&cur.path(s), &id, cur.layer, s)?)))
                 .collect::<Result<Vec<_>>>()?;
+            // The entries each unit read in the last round of this batch of readers.
+            let mut last_chunk = None;
             loop {
                 if opts
                     .cancel
@@ -1955,14 +1972,16 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 {
                     return Err(Error::Interrupted);
                 }
+                let plan = &rounds_plan;
+                let chunk = plan.chunk(last_chunk);
                 let rounds: Vec<(usize, LayerAcc<N>, Vec<K>)> = readers
                     .par_iter_mut()
                     .zip(pool.par_iter_mut())
                     .map(|((s, reader), out)| {
-                        out.iter_mut().for_each(|o| {
-                            o.low.clear();
-                            o.high.clear();
-                        });
+                        for (o, &(low, high)) in out[range.clone()].iter_mut().zip(&plan.room) {
+                            plan.ready(&mut o.low, low, chunk, last_chunk);
+                            plan.ready(&mut o.high, high, chunk, last_chunk);
+                        }
                         let mut acc = LayerAcc::default();
                         let mut canon = Vec::new();
                         let mut jumps = vec![0u32; self.board.jumps().len()];
@@ -1986,6 +2005,17 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 if cluster.all(rounds.iter().all(|r| r.0 == 0)) {
                     break;
                 }
+                let read = rounds.iter().map(|r| r.0 as u64).sum::<u64>();
+                let made: Vec<(u64, u64)> = range
+                    .clone()
+                    .map(|s| {
+                        pool[..readers.len()].iter().fold((0, 0), |(l, h), out| {
+                            (l + out[s].low.len() as u64, h + out[s].high.len() as u64)
+                        })
+                    })
+                    .collect();
+                rounds_plan.measured(read, &made, readers.len(), chunk);
+                last_chunk = Some(chunk);
                 let received = trade(&mut pool[..readers.len()], run)?;
                 absorb(&mut tables, range.start, &pool[..readers.len()])?;
                 absorb(&mut tables, range.start, &received)?;
@@ -2018,6 +2048,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     }
                     return Ok(None);
                 }
+                rounds_plan.set_share(share(table_bytes));
             }
         }
         let carried = tables.iter().map(|t| t.high.len() as u64).sum();
@@ -2126,6 +2157,123 @@ fn checkpoint(run: &mut Run, files: &LayerFiles, narrow: bool) -> Result<()> {
         unreachable!("all(true) holds on every rank");
     }
     run.work.forget_before(files.layer)
+}
+
+/// The size of a round of [`Sweep::disk_pass`], so that a round's buffers of children take
+/// the `share` of the budget: how many entries each of the `batch` units reads, from the
+/// children an entry read made in each of the pass's shards in the rounds so far; and how
+/// many entries each buffer reserves for them, a fifth more than its share of the children
+/// was in the unit's last round. A unit's children spread over the shards unevenly, and
+/// differently for each shard it reads, so the first round of a batch of readers reads
+/// half as much, with room from the average over the shards read before. A buffer reserves
+/// its room before each round, so that it does not grow (a `Vec` grows to twice its size),
+/// and gives back what is past a quarter more.
+#[derive(Debug)]
+struct Rounds {
+    share: u64,
+    batch: usize,
+    /// Bytes of an entry with low and with high parts.
+    low_bytes: f64,
+    high_bytes: f64,
+    /// Children per entry read in each shard of the pass, with low and with high parts:
+    /// guessed, then measured.
+    per_read: Vec<(f64, f64)>,
+    /// Entries a unit reads in a round, once its batch of readers has had one.
+    full: usize,
+    /// Each buffer's room for the average unit that reads `full` entries.
+    room: Vec<(usize, usize)>,
+    /// Whether `per_read` is measured.
+    measured: bool,
+}
+
+impl Rounds {
+    const SPREAD: f64 = 1.2;
+
+    fn new(share: u64, batch: usize, shards: usize, low_bytes: u64, high_bytes: u64) -> Self {
+        let mut r = Rounds {
+            share,
+            batch,
+            low_bytes: low_bytes as f64,
+            high_bytes: high_bytes as f64,
+            // About 8 children an entry, over every shard.
+            per_read: vec![(8.0 / SHARDS as f64, 0.0); shards],
+            full: 0,
+            room: Vec::new(),
+            measured: false,
+        };
+        // A quarter of the share until measured, so that a guess too low stays within it.
+        r.plan(4.0);
+        r
+    }
+
+    /// Plans the next rounds within `share` bytes.
+    fn set_share(&mut self, share: u64) {
+        if share != self.share {
+            self.share = share;
+            self.plan(if self.measured { 1.0 } else { 4.0 });
+        }
+    }
+
+    /// Plans the next rounds within a `1/fraction` of the share.
+    fn plan(&mut self, fraction: f64) {
+        let per_read = self
+            .per_read
+            .iter()
+            .map(|&(l, h)| l * self.low_bytes + h * self.high_bytes)
+            .sum::<f64>()
+            .max(1.0);
+        let bytes = self.share as f64 / fraction / Self::SPREAD;
+        self.full =
+            ((bytes / (self.batch as f64 * per_read)) as u64).clamp(1 << 4, 1 << 20) as usize;
+        let each = self.full as f64 * Self::SPREAD;
+        self.room = self
+            .per_read
+            .iter()
+            .map(|&(l, h)| ((each * l) as usize, (each * h).ceil() as usize))
+            .collect();
+    }
+
+    /// The entries each unit reads in the next round, `last` in the last round of its batch
+    /// of readers (`None` before the first).
+    fn chunk(&self, last: Option<usize>) -> usize {
+        match last {
+            Some(_) => self.full,
+            None => (self.full / 2).max(1),
+        }
+    }
+
+    /// Readies a unit's buffer for a round of `chunk` entries: empty, with room for its
+    /// children, from its own last round of `last` entries, or else from `room`, the
+    /// average buffer's room for [`Rounds::full`] entries.
+    fn ready<T>(&self, buffer: &mut Vec<T>, room: usize, chunk: usize, last: Option<usize>) {
+        let want = match last {
+            Some(last) => {
+                (buffer.len() as f64 * chunk as f64 / last.max(1) as f64 * Self::SPREAD) as usize
+            }
+            None => (room as f64 * chunk as f64 / self.full as f64) as usize,
+        } + 4;
+        buffer.clear();
+        if buffer.capacity() > want + want / 4 {
+            buffer.shrink_to(want);
+        }
+        buffer.reserve_exact(want);
+    }
+
+    /// Takes in a round's measure: `read` entries by `units` units reading up to `chunk`
+    /// each made `made[i]` children (low and high) in the pass's shard `i`. A round too
+    /// small to tell (the last of a batch) changes nothing.
+    fn measured(&mut self, read: u64, made: &[(u64, u64)], units: usize, chunk: usize) {
+        if read == 0 || read < (units as u64 * chunk as u64) / 2 {
+            return;
+        }
+        let read = read as f64;
+        self.per_read = made
+            .iter()
+            .map(|&(l, h)| (l as f64 / read, h as f64 / read))
+            .collect();
+        self.measured = true;
+        self.plan(1.0);
+    }
 }
 
 /// Work units expanded at once: two per thread, at least 4, at most every shard.
@@ -2276,6 +2424,68 @@ mod tests {
         // A small layer is one pass; a budget too small for one shard still gives 64.
         assert_eq!(pass_ranges(1000, 8, 1 << 20), vec![0..64]);
         assert_eq!(pass_ranges(1 << 40, 16, 1 << 20).len(), 64);
+    }
+
+    #[test]
+    fn rounds_keep_their_buffers_within_the_share() {
+        let (share, batch, low, high) = (8u64 << 20, 4usize, 44u64, 176u64);
+        let mut r = Rounds::new(share, batch, 32, low, high);
+        // Before a measure: a quarter of the share, for 8 children an entry over 64 shards.
+        let guessed = r.chunk(Some(0)) as f64 * batch as f64 * 4.0 * low as f64;
+        assert!(
+            guessed <= share as f64 / 4.0 && guessed > share as f64 / 5.0,
+            "{guessed}"
+        );
+        // Twice as many children as guessed, half of them in the first shard, some carrying.
+        let read = (batch * r.chunk(Some(0))) as u64;
+        let mut made = vec![(read / 4, 0); 32];
+        made[0] = (read * 8, read / 10);
+        r.measured(read, &made, batch, r.chunk(Some(0)));
+        let bytes = |chunk: usize| {
+            let per_read = made
+                .iter()
+                .map(|&(l, h)| (l * low + h * high) as f64 / read as f64)
+                .sum::<f64>();
+            chunk as f64 * batch as f64 * per_read
+        };
+        let full = r.chunk(Some(1));
+        assert!(
+            bytes(full) * Rounds::SPREAD <= share as f64,
+            "{}",
+            bytes(full)
+        );
+        assert!(
+            bytes(full) * Rounds::SPREAD > share as f64 * 0.9,
+            "{}",
+            bytes(full)
+        );
+        // A first round of a batch of readers reads half as much.
+        assert_eq!(r.chunk(None), full / 2);
+        // The room of each buffer follows its shard: the first holds most, the average
+        // unit's room summed over the units is the share.
+        let room: u64 = r
+            .room
+            .iter()
+            .map(|&(l, h)| l as u64 * low + h as u64 * high)
+            .sum();
+        assert!(room * batch as u64 <= share && room * batch as u64 > share * 9 / 10);
+        assert!(r.room[0].0 > 30 * r.room[1].0 && r.room[0].1 > 0 && r.room[1].1 == 0);
+        // A buffer gets the room of its own last round, a fifth more, and gives back what
+        // is past a quarter more than that; one that held little keeps what it had.
+        let mut buffer: Vec<u64> = vec![0; 1000];
+        r.ready(&mut buffer, 0, full, Some(full));
+        assert!(buffer.is_empty() && buffer.capacity() >= 1204);
+        let mut big: Vec<u64> = Vec::with_capacity(100_000);
+        big.extend(0..100);
+        r.ready(&mut big, 0, full, Some(full));
+        assert!(big.capacity() < 200, "{}", big.capacity());
+        // Smaller shares, as the tables grow, plan smaller rounds.
+        r.set_share(share / 4);
+        assert!(r.chunk(Some(1)) <= full / 4 + 1);
+        // A round too small to tell (the last of a batch) changes nothing.
+        let before = r.chunk(Some(1));
+        r.measured(10, &vec![(1000, 0); 32], batch, before);
+        assert_eq!(r.chunk(Some(1)), before);
     }
 
     #[test]
