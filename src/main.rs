@@ -5,7 +5,9 @@ fn main() {
     let code = match pegsol::cli::run(std::env::args_os()) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("pegsol: {e}");
+            // One write, so that the line reaches a pipe whole.
+            let line = format!("pegsol: {e}\n");
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
             e.exit_code()
         }
     };

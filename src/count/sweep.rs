@@ -1962,8 +1962,10 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 .iter()
                 .map(|&s| Ok((s, ShardReader::open(&cur.path(s), &id, cur.layer, s)?)))
                 .collect::<Result<Vec<_>>>()?;
-            // The entries each unit read in the last round of this batch of readers.
+            // The entries each unit read in the last round of this batch of readers, and
+            // the children each of its buffers took then (low and high).
             let mut last_chunk = None;
+            let mut had = vec![vec![(0, 0); range.len()]; readers.len()];
             loop {
                 if opts
                     .cancel
@@ -1977,10 +1979,12 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 let rounds: Vec<(usize, LayerAcc<N>, Vec<K>)> = readers
                     .par_iter_mut()
                     .zip(pool.par_iter_mut())
-                    .map(|((s, reader), out)| {
-                        for (o, &(low, high)) in out[range.clone()].iter_mut().zip(&plan.room) {
-                            plan.ready(&mut o.low, low, chunk, last_chunk);
-                            plan.ready(&mut o.high, high, chunk, last_chunk);
+                    .zip(had.par_iter())
+                    .map(|(((s, reader), out), had)| {
+                        let rooms = out[range.clone()].iter_mut().zip(&plan.room).zip(had);
+                        for ((o, &(low, high)), &(had_low, had_high)) in rooms {
+                            plan.ready(&mut o.low, had_low, low, chunk, last_chunk);
+                            plan.ready(&mut o.high, had_high, high, chunk, last_chunk);
                         }
                         let mut acc = LayerAcc::default();
                         let mut canon = Vec::new();
@@ -2016,6 +2020,12 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     .collect();
                 rounds_plan.measured(read, &made, readers.len(), chunk);
                 last_chunk = Some(chunk);
+                // Before the exchange, which empties the buffers of other ranks' shards.
+                for (had, out) in had.iter_mut().zip(&pool[..readers.len()]) {
+                    for (h, o) in had.iter_mut().zip(&out[range.clone()]) {
+                        *h = (o.low.len(), o.high.len());
+                    }
+                }
                 let received = trade(&mut pool[..readers.len()], run)?;
                 absorb(&mut tables, range.start, &pool[..readers.len()])?;
                 absorb(&mut tables, range.start, &received)?;
@@ -2243,13 +2253,18 @@ impl Rounds {
     }
 
     /// Readies a unit's buffer for a round of `chunk` entries: empty, with room for its
-    /// children, from its own last round of `last` entries, or else from `room`, the
-    /// average buffer's room for [`Rounds::full`] entries.
-    fn ready<T>(&self, buffer: &mut Vec<T>, room: usize, chunk: usize, last: Option<usize>) {
+    /// children, from the `had` it took in its own last round of `last` entries, or else
+    /// from `room`, the average buffer's room for [`Rounds::full`] entries.
+    fn ready<T>(
+        &self,
+        buffer: &mut Vec<T>,
+        had: usize,
+        room: usize,
+        chunk: usize,
+        last: Option<usize>,
+    ) {
         let want = match last {
-            Some(last) => {
-                (buffer.len() as f64 * chunk as f64 / last.max(1) as f64 * Self::SPREAD) as usize
-            }
+            Some(last) => (had as f64 * chunk as f64 / last.max(1) as f64 * Self::SPREAD) as usize,
             None => (room as f64 * chunk as f64 / self.full as f64) as usize,
         } + 4;
         buffer.clear();
@@ -2473,12 +2488,16 @@ mod tests {
         // A buffer gets the room of its own last round, a fifth more, and gives back what
         // is past a quarter more than that; one that held little keeps what it had.
         let mut buffer: Vec<u64> = vec![0; 1000];
-        r.ready(&mut buffer, 0, full, Some(full));
+        r.ready(&mut buffer, 1000, 0, full, Some(full));
         assert!(buffer.is_empty() && buffer.capacity() >= 1204);
         let mut big: Vec<u64> = Vec::with_capacity(100_000);
-        big.extend(0..100);
-        r.ready(&mut big, 0, full, Some(full));
+        r.ready(&mut big, 100, 0, full, Some(full));
         assert!(big.capacity() < 200, "{}", big.capacity());
+        // What it took, not what it holds (an exchange between ranks empties the buffers
+        // of other ranks' shards before the next round).
+        let mut sent: Vec<u64> = Vec::with_capacity(1204);
+        r.ready(&mut sent, 1000, 0, full, Some(full));
+        assert_eq!(sent.capacity(), 1204);
         // Smaller shares, as the tables grow, plan smaller rounds.
         r.set_share(share / 4);
         assert!(r.chunk(Some(1)) <= full / 4 + 1);
