@@ -1923,8 +1923,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         // and at most an eighth, as `pass_ranges` plans: the tables reserved in 7/8 and the
         // buffers in 1/8 left nothing spare, and the tri:7 table at 48M outgrew the budget
         // by a fraction of a percent in 9 passes of 25, each then run again split in two.
-        // The share is set again after each round, as the tables grow past their
-        // reservation (the sparse maps of carries).
+        // The share is set again after each round, as the tables grow.
         let budget = opts.max_memory;
         let share = |tables: u64| {
             budget
@@ -2486,7 +2485,7 @@ mod tests {
         assert!(room * batch as u64 <= share && room * batch as u64 > share * 9 / 10);
         assert!(r.room[0].0 > 30 * r.room[1].0 && r.room[0].1 > 0 && r.room[1].1 == 0);
         // A buffer gets the room of its own last round, a fifth more, and gives back what
-        // is past a quarter more than that; one that held little keeps what it had.
+        // is past a quarter more than that.
         let mut buffer: Vec<u64> = vec![0; 1000];
         r.ready(&mut buffer, 1000, 0, full, Some(full));
         assert!(buffer.is_empty() && buffer.capacity() >= 1204);
