@@ -36,6 +36,33 @@ impl Error {
             Error::Interrupted => 130,
         }
     }
+
+    /// The one line that reports this error on stderr, naming the rank of an MPI job of
+    /// several (`Some((rank, size))`).
+    ///
+    /// ```
+    /// use pegsol::error::Error;
+    /// let e = Error::input("unknown board 'tri:99'");
+    /// assert_eq!(e.line(None), "pegsol: unknown board 'tri:99'\n");
+    /// assert_eq!(e.line(Some((0, 2))), "pegsol: rank 0 of 2: unknown board 'tri:99'\n");
+    /// ```
+    pub fn line(&self, rank: Option<(usize, usize)>) -> String {
+        match rank {
+            Some((rank, size)) => format!("pegsol: rank {rank} of {size}: {self}\n"),
+            None => format!("pegsol: {self}\n"),
+        }
+    }
+
+    /// Writes [`Error::line`] to stderr in one write. Unbuffered stderr writes each piece
+    /// of a format apart, and mpirun, which forwards every rank's stderr with its own abort
+    /// message, once put that message between "pegsol: rank " and "0 of 2".
+    ///
+    /// ```
+    /// pegsol::error::Error::input("an example on stderr").report(None);
+    /// ```
+    pub fn report(&self, rank: Option<(usize, usize)>) {
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), self.line(rank).as_bytes());
+    }
 }
 
 /// Result with [`Error`].

@@ -5,9 +5,7 @@ fn main() {
     let code = match pegsol::cli::run(std::env::args_os()) {
         Ok(code) => code,
         Err(e) => {
-            // One write, so that the line reaches a pipe whole.
-            let line = format!("pegsol: {e}\n");
-            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+            e.report(None);
             e.exit_code()
         }
     };

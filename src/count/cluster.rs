@@ -128,15 +128,7 @@ impl Session {
                     // stop the job within a second.
                     std::thread::sleep(std::time::Duration::from_secs(1));
                 }
-                // One write, so that the launcher, which forwards every rank's stderr with
-                // its own abort message, cannot cut the line (unbuffered stderr writes each
-                // piece of a format apart: the MPI test once saw the abort message between
-                // "pegsol: rank " and "0 of 2").
-                let line = format!(
-                    "pegsol: rank {} of {}: {e}\n",
-                    self.cluster.rank, self.cluster.size
-                );
-                let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+                e.report(Some((self.cluster.rank, self.cluster.size)));
                 self.cluster.abort(e.exit_code())
             }
             other => other,

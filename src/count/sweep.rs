@@ -1974,7 +1974,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     return Err(Error::Interrupted);
                 }
                 let plan = &rounds_plan;
-                let chunk = plan.chunk(last_chunk);
+                let chunk = plan.chunk(last_chunk.is_none());
                 let rounds: Vec<(usize, LayerAcc<N>, Vec<K>)> = readers
                     .par_iter_mut()
                     .zip(pool.par_iter_mut())
@@ -2242,12 +2242,13 @@ impl Rounds {
             .collect();
     }
 
-    /// The entries each unit reads in the next round, `last` in the last round of its batch
-    /// of readers (`None` before the first).
-    fn chunk(&self, last: Option<usize>) -> usize {
-        match last {
-            Some(_) => self.full,
-            None => (self.full / 2).max(1),
+    /// The entries each unit reads in the next round: half as many in the `first` round of
+    /// a batch of readers.
+    fn chunk(&self, first: bool) -> usize {
+        if first {
+            (self.full / 2).max(1)
+        } else {
+            self.full
         }
     }
 
@@ -2445,16 +2446,16 @@ mod tests {
         let (share, batch, low, high) = (8u64 << 20, 4usize, 44u64, 176u64);
         let mut r = Rounds::new(share, batch, 32, low, high);
         // Before a measure: a quarter of the share, for 8 children an entry over 64 shards.
-        let guessed = r.chunk(Some(0)) as f64 * batch as f64 * 4.0 * low as f64;
+        let guessed = r.chunk(false) as f64 * batch as f64 * 4.0 * low as f64;
         assert!(
             guessed <= share as f64 / 4.0 && guessed > share as f64 / 5.0,
             "{guessed}"
         );
         // Twice as many children as guessed, half of them in the first shard, some carrying.
-        let read = (batch * r.chunk(Some(0))) as u64;
+        let read = (batch * r.chunk(false)) as u64;
         let mut made = vec![(read / 4, 0); 32];
         made[0] = (read * 8, read / 10);
-        r.measured(read, &made, batch, r.chunk(Some(0)));
+        r.measured(read, &made, batch, r.chunk(false));
         let bytes = |chunk: usize| {
             let per_read = made
                 .iter()
@@ -2462,7 +2463,7 @@ mod tests {
                 .sum::<f64>();
             chunk as f64 * batch as f64 * per_read
         };
-        let full = r.chunk(Some(1));
+        let full = r.chunk(false);
         assert!(
             bytes(full) * Rounds::SPREAD <= share as f64,
             "{}",
@@ -2474,7 +2475,7 @@ mod tests {
             bytes(full)
         );
         // A first round of a batch of readers reads half as much.
-        assert_eq!(r.chunk(None), full / 2);
+        assert_eq!(r.chunk(true), full / 2);
         // The room of each buffer follows its shard: the first holds most, the average
         // unit's room summed over the units is the share.
         let room: u64 = r
@@ -2499,11 +2500,11 @@ mod tests {
         assert_eq!(sent.capacity(), 1204);
         // Smaller shares, as the tables grow, plan smaller rounds.
         r.set_share(share / 4);
-        assert!(r.chunk(Some(1)) <= full / 4 + 1);
+        assert!(r.chunk(false) <= full / 4 + 1);
         // A round too small to tell (the last of a batch) changes nothing.
-        let before = r.chunk(Some(1));
+        let before = r.chunk(false);
         r.measured(10, &vec![(1000, 0); 32], batch, before);
-        assert_eq!(r.chunk(Some(1)), before);
+        assert_eq!(r.chunk(false), before);
     }
 
     #[test]
