@@ -6,6 +6,14 @@
 #   BENCH_MINMOVES=1 scripts/bench.sh the fewest-moves cases of issue 4 (tri:8: about 5 minutes)
 #   BENCH_DISK=1 scripts/bench.sh     the research-scale sweeps of issue 19 (tri:8 and the french
 #                                     table: hours; each in a temporary work directory)
+#   BENCH_PEER='COMMAND' scripts/bench.sh
+#                                     times issue 21's peer first, as the reference for english d4:
+#                                     COMMAND (any shell command, run as given; pegsol does not
+#                                     ship or build the peer) must print english's 1,679,072
+#                                     solvable positions up to symmetry, and the d4 case's target
+#                                     becomes half its wall time ("twice as fast as the peer").
+#                                     BENCH_PEER_COUNT='COMMAND' times one that also counts the
+#                                     40,861,647,040,079,968 winning sequences, for comparison.
 #   scripts/bench.sh --mpi            cluster runs (issue 20) instead: english centre and the tri:7
 #                                     table on 1 rank x 2 threads and 2 ranks x 1 thread, with wall
 #                                     time, peak memory of each rank and bytes exchanged (needs
@@ -20,9 +28,20 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # ---- Benchmark cases: one per line, fields separated by '|':
 #      label | pegsol arguments | max wall s | max peak MiB (empty: none) | text the output must contain
 #      A max wall of the form "3x:LABEL" is relative: 3 times the wall time of case LABEL,
-#      measured earlier in the same run.
+#      measured earlier in the same run. A label starting with "peer" runs its arguments as a
+#      shell command instead of pegsol (BENCH_PEER, below).
 # Later issues: add cases here.
-CASES=(
+CASES=()
+# issue 21's reference, when given: the peer's solvable set (and count), measured in this run.
+d4_target=0.25
+if [ -n "${BENCH_PEER:-}" ]; then
+  CASES+=("peer english solvable|$BENCH_PEER|||1679072|1,679,072")
+  d4_target="0.5x:peer english solvable"
+fi
+if [ -n "${BENCH_PEER_COUNT:-}" ]; then
+  CASES+=("peer english + sequences|$BENCH_PEER_COUNT|||40861647040079968|40,861,647,040,079,968")
+fi
+CASES+=(
   # issue 2: count
   "count english centre|count --quiet --board english|4.5|1024|577,116,156,815,309,849,672"
   "count tri:7 a1|count --quiet --board tri:7 --hole a1|5||15,329,604,581,324,902,942"
@@ -31,7 +50,7 @@ CASES=(
   # issue 5: solvable, line
   "line --pegs 1 --to 30|line --pegs 1 --to 30|10||7 pegs: 16 configurations reducible to one peg, 8 up to reversal"
   # issue 21: solvable by meeting in the middle, hint, solve
-  "solvable english d4|solvable --board english --finish d4 -q|0.25||solvable up to symmetry     1,679,072"
+  "solvable english d4|solvable --board english --finish d4 -q|$d4_target||solvable up to symmetry     1,679,072"
   "solvable english any|solvable --board english --finish any -q|2||solvable up to symmetry     1,679,073"
   # nothing to solve: the rows still run to the longest game, found by quick searches (no
   # target; a forward sweep of every reachable position took 17 s and 48 s before)
@@ -80,13 +99,14 @@ if [ -n "${BENCH_DISK:-}" ]; then
 fi
 # ---- end of cases
 
-# verdict STATUS OUTPUT EXPECTED: sets `result` (ok, FAILED or WRONG) and `fail` when not ok.
+# verdict STATUS OUTPUT EXPECTED [OR_THIS]: sets `result` (ok, FAILED or WRONG) and `fail`
+# when not ok.
 verdict() {
   result=ok
   if [ "$1" -ne 0 ]; then
     result="FAILED (exit $1)"
     fail=1
-  elif ! grep -qF -- "$3" "$2"; then
+  elif ! grep -qF -- "$3" "$2" && { [ -z "${4:-}" ] || ! grep -qF -- "$4" "$2"; }; then
     result="WRONG (expected '$3')"
     fail=1
   fi
@@ -160,7 +180,7 @@ mark() {
 fail=0
 declare -A walls
 for case in "${CASES[@]}"; do
-  IFS='|' read -r label args max_secs max_mib expect <<<"$case"
+  IFS='|' read -r label args max_secs max_mib expect alt <<<"$case"
   if [[ "$max_secs" == *x:* ]]; then
     ref=${walls[${max_secs#*x:}]:-}
     max_secs=${ref:+$(awk -v f="${max_secs%%x:*}" -v r="$ref" 'BEGIN { printf "%.2f", f * r }')}
@@ -171,11 +191,14 @@ for case in "${CASES[@]}"; do
     dir=$(mktemp -d)
     args=${args//@DIR/$dir}
   fi
+  # The peer's command runs as given; pegsol's cases get the extra options too.
+  # shellcheck disable=SC2086 # the arguments are meant to be split
+  run=("$bin" $args "$@")
+  [[ "$label" != peer* ]] || run=(sh -c "$args")
   status=0
   cpu="?"
-  # shellcheck disable=SC2086 # the arguments are meant to be split
   if [ -x /usr/bin/time ]; then
-    /usr/bin/time -f '%e %U %S %M' -o "$timing" "$bin" $args "$@" >"$out" 2>"$errs" ||
+    /usr/bin/time -f '%e %U %S %M' -o "$timing" "${run[@]}" >"$out" 2>"$errs" ||
       status=$?
     cat "$errs" >&2
     read -r secs user sys kib <"$timing"
@@ -189,7 +212,7 @@ for case in "${CASES[@]}"; do
     fi
   else
     begin=$(date +%s.%N)
-    "$bin" $args "$@" >"$out" || status=$?
+    "${run[@]}" >"$out" || status=$?
     secs=$(awk -v b="$begin" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - b }')
     mib="?"
     if line=$(grep '^wall time' "$out"); then
@@ -200,7 +223,7 @@ for case in "${CASES[@]}"; do
   fi
   [ -z "$dir" ] || rm -rf "$dir"
   walls[$label]=$secs
-  verdict "$status" "$out" "$expect"
+  verdict "$status" "$out" "$expect" "$alt"
   mem_mark="-"
   [ "$mib" = "?" ] || mem_mark=$(mark "$mib" "$max_mib")
   printf '%-24s %7s s %-13s %8s %7s MiB %-15s %s\n' "$label" "$secs" \
