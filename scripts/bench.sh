@@ -34,6 +34,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 CASES=()
 # issue 21's reference, when given: the peer's solvable set (and count), measured in this run.
 d4_target=0.25
+if [[ "${BENCH_PEER:-}${BENCH_PEER_COUNT:-}" == *'|'* ]]; then
+  echo "bench: BENCH_PEER and BENCH_PEER_COUNT cannot hold '|' (the cases' separator); put the pipeline in a script" >&2
+  exit 2
+fi
 if [ -n "${BENCH_PEER:-}" ]; then
   CASES+=("peer english solvable|$BENCH_PEER|||1679072|1,679,072")
   d4_target="0.5x:peer english solvable"
