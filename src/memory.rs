@@ -12,6 +12,24 @@ pub fn available() -> Option<u64> {
     proc_field("/proc/meminfo", "MemAvailable:")
 }
 
+/// `n` copies of `value`, written out when allocated. A vector of zeros from `vec![0; n]`
+/// is allocated zeroed: its pages map the system's shared zero page until written, so a
+/// table whose slots are read before they are written (a hash table's probes, a sum's
+/// `+=`) faults twice on each page, once to read and once to copy on write, and the second
+/// fault flushes the page from the other threads' TLBs. Written out, each page faults once.
+/// `solvable --board tri:7 --hole a3 --finish any` spent a fifth of its samples in those
+/// faults (`perf`, twenty-eighth session; DESIGN.md, "Work units, shards and tables").
+///
+/// ```
+/// let v = pegsol::memory::filled(3, 7u32);
+/// assert_eq!(v, [7, 7, 7]);
+/// ```
+pub fn filled<T: Clone>(n: usize, value: T) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    v.resize(n, value);
+    v
+}
+
 /// Asks the C allocator to map every block of 128 KiB or more on its own and unmap it when
 /// freed, instead of raising that threshold as large blocks are freed (glibc's default),
 /// which keeps freed layer tables in the heap: the english `table` peaked at 2.62 GiB with

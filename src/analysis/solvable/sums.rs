@@ -37,7 +37,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             let layer = layers[j]
                 .par_iter()
                 .map(|unit| {
-                    let mut sum = vec![0u128; unit.len()];
+                    let mut sum = crate::memory::filled(unit.len(), 0u128);
                     probe(unit, &before, &filter, &self.keys, &next, |i, _, x| {
                         sum[i] = add(sum[i], x)?;
                         Ok(())
@@ -161,7 +161,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             let next: Vec<Vec<u128>> = half[j]
                 .par_iter()
                 .map(|unit| {
-                    let mut out = vec![0u128; unit.len() * lanes];
+                    let mut out = crate::memory::filled(unit.len() * lanes, 0u128);
                     // A parent's value in `above` is its index in its shard.
                     probe(
                         unit,
@@ -267,7 +267,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             .zip(n[k].par_iter())
             .map(|(unit, counts)| {
                 // The other factor of each position: `W(q)`, or `N` of the middle's `r`.
-                let mut other = vec![0u128; unit.len()];
+                let mut other = crate::memory::filled(unit.len(), 0u128);
                 probe(
                     unit,
                     &tables,

@@ -19,7 +19,7 @@ impl KeyFilter {
         // 16 bits per key, at least one word.
         let size = (16 * n).next_power_of_two().max(64);
         let mut f = KeyFilter {
-            bits: vec![0; size / 64],
+            bits: crate::memory::filled(size / 64, 0),
             shift: 64 - size.trailing_zeros(),
         };
         for k in keys {
@@ -62,7 +62,7 @@ impl<K: Bits> WinTable<K> {
     pub(super) fn new(keys: &[K], wins: &[u128]) -> Self {
         let size = (2 * keys.len()).next_power_of_two().max(16);
         let mut t = WinTable {
-            slots: vec![(K::zero(), [0; 2]); size],
+            slots: crate::memory::filled(size, (K::zero(), [0; 2])),
             shift: 64 - size.trailing_zeros(),
         };
         for (&k, &w) in keys.iter().zip(wins) {
@@ -181,7 +181,7 @@ impl Places {
             shards.push((total, 64 - n.trailing_zeros()));
             total += n;
         }
-        let mut slots = vec![0u64; total];
+        let mut slots = crate::memory::filled(total, 0u64);
         let lens: Vec<usize> = shards
             .iter()
             .zip(shards.iter().skip(1).map(|s| s.0).chain([total]))
@@ -269,7 +269,7 @@ impl Links {
         self.0
             .par_iter()
             .map(|(starts, to)| {
-                let mut out = vec![0u128; (starts.len() - 1) * lanes];
+                let mut out = crate::memory::filled((starts.len() - 1) * lanes, 0u128);
                 for (i, w) in starts.windows(2).enumerate() {
                     let sum = &mut out[i * lanes..][..lanes];
                     for &t in &to[w[0] as usize..w[1] as usize] {
