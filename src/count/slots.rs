@@ -160,11 +160,8 @@ impl<K: SlotKey, V: Value> Slots<K, V> {
     }
 
     fn resize(&mut self, slots: usize) {
-        // Written out rather than allocated zeroed: a zeroed allocation maps the shared zero
-        // page, and each first insert into a page would then fault twice (read, then copy on
-        // write, with a TLB shootdown across threads).
-        let mut fresh = Vec::with_capacity(slots);
-        fresh.resize(slots, (K::EMPTY, V::ZERO));
+        // Written out rather than allocated zeroed ([`crate::memory::filled`]).
+        let fresh = crate::memory::filled(slots, (K::EMPTY, V::ZERO));
         let old = std::mem::replace(&mut self.slots, fresh);
         self.filled = 0;
         for (k, v) in old {
