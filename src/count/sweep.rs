@@ -488,31 +488,46 @@ pub fn sweep_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result
         .map_err(|e| Error::input(format!("cannot start {} threads: {e}", opts.threads)))?;
     // The one runtime choice: bitboard width, number of count lanes and how keys are stored
     // ([`Packed`] where the board allows). A sweep of several starts also packs a mask of `N`
-    // bits beside each canonical form (`LayerAcc::reduced`).
-    macro_rules! sweep {
+    // bits beside each canonical form (`LayerAcc::reduced`). 64-bit keys get a lane count
+    // for each size of group the tables sweep together; 128-bit keys (boards of about 50
+    // holes or more) only powers of two, which [`max_starts`] allows for: every lane count
+    // is another copy of the engine to compile.
+    let extra = |lanes: usize| if lanes > 1 { lanes } else { 0 };
+    let wide = |n: usize| -> Result<Swept> {
+        macro_rules! wide {
+            ($($lanes:literal)*) => {$(
+                if n <= $lanes {
+                    debug_assert!(board.holes() + extra($lanes) <= 128);
+                    return pool.install(|| Sweep::<u128, $lanes>::new(board, starts).run(&Whole, opts));
+                }
+            )*};
+        }
+        wide!(1 2 4 8 16);
+        unreachable!("n <= MAX_STARTS")
+    };
+    macro_rules! narrow {
         ($($lanes:literal)*) => {$(
             if n <= $lanes {
-                let bits = board.holes() + if $lanes > 1 { $lanes } else { 0 };
-                return pool.install(|| {
-                    if bits <= 64 {
+                if board.holes() + extra($lanes) <= 64 {
+                    return pool.install(|| {
                         let sweep = Sweep::<u64, $lanes>::new(board, starts);
                         match Packed::new(board.holes(), SHARDS) {
                             Some(packed) => sweep.run(&packed, opts),
                             None => sweep.run(&Whole, opts),
                         }
-                    } else {
-                        Sweep::<u128, $lanes>::new(board, starts).run(&Whole, opts)
-                    }
-                });
+                    });
+                }
+                return wide(n);
             }
         )*};
     }
-    sweep!(1 2 3 4 5 6 8 10 12 16);
+    narrow!(1 2 3 4 5 6 8 10 12 16);
     unreachable!("n <= MAX_STARTS")
 }
 
 /// How many starts one sweep of `board` can carry: [`MAX_STARTS`], fewer on boards so large
-/// that a canonical form and a mask of one bit per start no longer fit 128 bits.
+/// that a canonical form and a mask of one bit per start no longer fit 128 bits (then a
+/// power of two: 8 on a board of 115 holes).
 ///
 /// ```
 /// use pegsol::{geometry::board::Board, count::sweep::max_starts};
@@ -521,7 +536,8 @@ pub fn sweep_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result
 pub fn max_starts(board: &Board) -> usize {
     match 128usize.saturating_sub(board.holes()) {
         0 => 1,
-        room => room.min(MAX_STARTS),
+        // 128-bit keys carry a power of two of lanes ([`sweep_many`]).
+        room => 1 << room.min(MAX_STARTS).ilog2(),
     }
 }
 
@@ -2671,6 +2687,27 @@ mod tests {
                 assert!(shards.iter().all(|&n| n > 150), "{holes} holes: {shards:?}");
             }
         }
+    }
+
+    #[test]
+    fn wide_keys_round_the_lanes_up_and_count_each_start_alone() {
+        // 70 holes: 128-bit keys, so 3 starts take 4 lanes and 5 take 8 ([`sweep_many`]).
+        let b = Board::from_spec("line:70").unwrap();
+        let opts = CountOptions::default();
+        for holes in [&[0usize, 1, 5][..], &[2, 3, 7, 11, 69][..]] {
+            let starts: Vec<Pegs> = holes.iter().map(|&h| b.start_with_empty(&[h])).collect();
+            let together = count_many(&b, &starts, &opts).unwrap();
+            for (s, c) in starts.iter().zip(&together) {
+                assert_eq!(c, &count_many(&b, &[*s], &opts).unwrap()[0], "{holes:?}");
+            }
+            assert!(together.iter().any(|c| c.games() > 1), "{holes:?}");
+        }
+        assert_eq!(max_starts(&b), 16);
+        let b = Board::from_spec("line:115").unwrap();
+        assert_eq!(max_starts(&b), 8);
+        let starts: Vec<Pegs> = (0..9).map(|h| b.start_with_empty(&[h])).collect();
+        assert!(count_many(&b, &starts[..8], &opts).is_ok());
+        assert!(count_many(&b, &starts, &opts).is_err());
     }
 
     #[test]
