@@ -2690,27 +2690,6 @@ mod tests {
     }
 
     #[test]
-    fn wide_keys_round_the_lanes_up_and_count_each_start_alone() {
-        // 70 holes: 128-bit keys, so 3 starts take 4 lanes and 5 take 8 ([`sweep_many`]).
-        let b = Board::from_spec("line:70").unwrap();
-        let opts = CountOptions::default();
-        for holes in [&[0usize, 1, 5][..], &[2, 3, 7, 11, 69][..]] {
-            let starts: Vec<Pegs> = holes.iter().map(|&h| b.start_with_empty(&[h])).collect();
-            let together = count_many(&b, &starts, &opts).unwrap();
-            for (s, c) in starts.iter().zip(&together) {
-                assert_eq!(c, &count_many(&b, &[*s], &opts).unwrap()[0], "{holes:?}");
-            }
-            assert!(together.iter().any(|c| c.games() > 1), "{holes:?}");
-        }
-        assert_eq!(max_starts(&b), 16);
-        let b = Board::from_spec("line:115").unwrap();
-        assert_eq!(max_starts(&b), 8);
-        let starts: Vec<Pegs> = (0..9).map(|h| b.start_with_empty(&[h])).collect();
-        assert!(count_many(&b, &starts[..8], &opts).is_ok());
-        assert!(count_many(&b, &starts, &opts).is_err());
-    }
-
-    #[test]
     fn packed_and_whole_keys_count_alike() {
         let opts = CountOptions::default();
         for (spec, holes) in [("tri:5", &[0usize][..]), ("tri:6", &[4, 7][..])] {

@@ -1,7 +1,7 @@
 //! One sweep from several starts ([`count_many`]) against one count per start: every
 //! statistic of every start must be the same, whatever the starts and the thread count.
 
-use pegsol::count::sweep::{CountOptions, count, count_many};
+use pegsol::count::sweep::{CountOptions, count, count_many, max_starts};
 use pegsol::geometry::board::{Board, Pegs};
 use proptest::prelude::*;
 
@@ -77,6 +77,24 @@ fn starts_of_different_classes_and_multi_hole_starts() {
     for (&s, got) in starts.iter().zip(&together) {
         assert_eq!(got, &count(&board, s, &opts(1)).unwrap());
     }
+}
+
+/// Boards past 64 bits take 128-bit keys, whose sweeps carry 1, 2, 4, 8 or 16 lanes: 3
+/// starts ride in 4 lanes, 5 in 8, and [`max_starts`] rounds down to a power of two where
+/// 128 bits leave fewer than 16. (Here, not as a unit test: a unit test that calls
+/// `count_many` makes the library's test build compile every copy of the engine again.)
+#[test]
+fn wide_keys_round_the_lanes_up() {
+    let board = Board::from_spec("line:70").unwrap();
+    check(&board, &[0, 1, 5], 2);
+    check(&board, &[2, 3, 7, 11, 69], 1);
+    assert_eq!(max_starts(&board), 16);
+    let board = Board::from_spec("line:115").unwrap();
+    assert_eq!(max_starts(&board), 8);
+    let starts: Vec<Pegs> = (0..9).map(|h| board.start_with_empty(&[h])).collect();
+    let eight = count_many(&board, &starts[..8], &opts(2)).unwrap();
+    assert!(eight.iter().any(|c| c.games() > 1));
+    assert!(count_many(&board, &starts, &opts(1)).is_err());
 }
 
 #[test]
