@@ -492,36 +492,31 @@ pub fn sweep_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result
     // for each size of group the tables sweep together; 128-bit keys (boards of about 50
     // holes or more) only powers of two, which [`max_starts`] allows for: every lane count
     // is another copy of the engine to compile.
-    let extra = |lanes: usize| if lanes > 1 { lanes } else { 0 };
-    let wide = |n: usize| -> Result<Swept> {
-        macro_rules! wide {
-            ($($lanes:literal)*) => {$(
-                if n <= $lanes {
-                    debug_assert!(board.holes() + extra($lanes) <= 128);
-                    return pool.install(|| Sweep::<u128, $lanes>::new(board, starts).run(&Whole, opts));
-                }
-            )*};
-        }
-        wide!(1 2 4 8 16);
-        unreachable!("n <= MAX_STARTS")
-    };
+    let bits = |lanes: usize| board.holes() + if lanes > 1 { lanes } else { 0 };
     macro_rules! narrow {
         ($($lanes:literal)*) => {$(
-            if n <= $lanes {
-                if board.holes() + extra($lanes) <= 64 {
-                    return pool.install(|| {
-                        let sweep = Sweep::<u64, $lanes>::new(board, starts);
-                        match Packed::new(board.holes(), SHARDS) {
-                            Some(packed) => sweep.run(&packed, opts),
-                            None => sweep.run(&Whole, opts),
-                        }
-                    });
-                }
-                return wide(n);
+            if n <= $lanes && bits($lanes) <= 64 {
+                return pool.install(|| {
+                    let sweep = Sweep::<u64, $lanes>::new(board, starts);
+                    match Packed::new(board.holes(), SHARDS) {
+                        Some(packed) => sweep.run(&packed, opts),
+                        None => sweep.run(&Whole, opts),
+                    }
+                });
             }
         )*};
     }
+    macro_rules! wide {
+        ($($lanes:literal)*) => {$(
+            if n <= $lanes {
+                debug_assert!(bits($lanes) <= 128);
+                return pool.install(|| Sweep::<u128, $lanes>::new(board, starts).run(&Whole, opts));
+            }
+        )*};
+    }
+    // More lanes never fit where fewer did not, so `narrow` takes the first that is enough.
     narrow!(1 2 3 4 5 6 8 10 12 16);
+    wide!(1 2 4 8 16);
     unreachable!("n <= MAX_STARTS")
 }
 
