@@ -18,7 +18,7 @@ pub fn available() -> Option<u64> {
 /// `+=`) faults twice on each page, once to read and once to copy on write, and the second
 /// fault flushes the page from the other threads' TLBs. Written out, each page faults once.
 /// `solvable --board tri:7 --hole a3 --finish any` spent a fifth of its samples in those
-/// faults (`perf`, twenty-eighth session; DESIGN.md, "Work units, shards and tables").
+/// faults (`perf`, twenty-eighth session; docs/internals.md, "Work units, shards and tables").
 ///
 /// ```
 /// let v = pegsol::memory::filled(3, 7u32);
@@ -34,7 +34,7 @@ pub fn filled<T: Clone>(n: usize, value: T) -> Vec<T> {
 /// freed, instead of raising that threshold as large blocks are freed (glibc's default),
 /// which keeps freed layer tables in the heap: the english `table` peaked at 2.62 GiB with
 /// the default and at 1.87 GiB with this, for about 10% more wall time in page faults
-/// (DESIGN.md, "Keys within a shard, and the allocator"). Called once by
+/// (docs/experiments.md, "Keys within a shard, and the allocator"). Called once by
 /// [`crate::cli::run`]; a no-op off glibc (the setting is only a hint, so its result is not
 /// checked).
 pub fn unmap_freed_blocks() {
@@ -51,7 +51,7 @@ pub fn unmap_freed_blocks() {
 /// hundred kilobytes, and each page given back cost a page fault when it was taken again.
 /// english d4: 41,000 page faults and 0.12-0.19 s of system time with glibc's defaults,
 /// 28,500 and 0.08-0.10 s with this, for 12 MB more at the peak and about 0.04 s less
-/// wall time (DESIGN.md, "Work units, shards and tables"). Called by those commands only,
+/// wall time (docs/internals.md, "Work units, shards and tables"). Called by those commands only,
 /// after [`unmap_freed_blocks`], whose blocks of 128 KiB or more are still unmapped when
 /// freed; a no-op off glibc.
 pub fn keep_freed_heap() {

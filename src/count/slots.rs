@@ -5,7 +5,7 @@
 //!
 //! Why not `hashbrown`: the sweep is bound by memory latency (75% of an insert waited on
 //! the bucket load). hashbrown keeps control bytes and entries in two arrays, two lines per
-//! insert, and has no way to fetch a key's line ahead of time (DESIGN.md, "Slot tables").
+//! insert, and has no way to fetch a key's line ahead of time (docs/experiments.md, "Slot tables").
 //!
 //! Linear probing from `hash * capacity >> 64`; the key [`SlotKey::EMPTY`] marks a free
 //! slot, and the entry of that key, when there is one, is kept aside. The table holds at most
@@ -100,7 +100,7 @@ impl<K: SlotKey, V: Value> Slots<K, V> {
             let first: *const (K, V) = slot;
             prefetch(first);
             // An entry whose size does not divide a line (english's four narrow lanes: 20
-            // bytes) may straddle two: fetch the line of its last byte too (DESIGN.md,
+            // bytes) may straddle two: fetch the line of its last byte too (docs/experiments.md,
             // "Writing children, and page faults").
             if 64 % size_of::<(K, V)>() != 0 {
                 prefetch(first.cast::<u8>().wrapping_add(size_of::<(K, V)>() - 1));

@@ -14,7 +14,7 @@
 //! Why several starts: single-vacancy starts whose difference lies in the span of the jump
 //! masks ([`Board::position_classes`]) reach largely the same positions (english c1, c4, c7
 //! and f4: 251.7 million positions together, against 758 million counted start by start), so
-//! `pegsol table` sweeps each such class once (DESIGN.md, "One sweep per position class").
+//! `pegsol table` sweeps each such class once (DESIGN.md, "Several starts in one sweep").
 //!
 //! Parallelism: a layer's table is split into [`SHARDS`] shards by a hash of the key. The
 //! shards of the current layer are the *work units*: a batch of them is expanded on the
@@ -52,8 +52,9 @@ pub const MAX_STARTS: usize = 16;
 type Hasher = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
 
 /// The low part of a count, which every entry holds for each start: `u64`, or `u32` while
-/// the counts of a sweep of several starts are small (DESIGN.md, "Narrow lanes"). The rest
-/// of a count, its value shifted right by `BITS`, lives in a sparse map beside the entries.
+/// the counts of a sweep of several starts are small (docs/experiments.md, "Narrow lanes").
+/// The rest of a count, its value shifted right by `BITS`, lives in a sparse map beside the
+/// entries.
 trait Lane: Copy + Default + Ord + num_traits::ConstZero + Send + Sync + Debug + 'static {
     const BITS: u32;
     /// The low `BITS` bits of `x`.
@@ -201,7 +202,7 @@ impl<K: Bits + Key> Codec<K> for Whole {
 
 /// Boards of up to 38 holes ([`Packed`] with [`SHARDS`] shards): the position times an odd
 /// constant, modulo `2^holes` (a bijection), names its shard by its top bits and is stored
-/// as the rest, in 32 bits. Entries shrink by 4 or 8 bytes (DESIGN.md, "Keys within a
+/// as the rest, in 32 bits. Entries shrink by 4 or 8 bytes (docs/experiments.md, "Keys within a
 /// shard").
 impl Codec<u64> for Packed {
     type S = u32;
@@ -221,8 +222,8 @@ impl Codec<u64> for Packed {
 /// rest, kept in `high` only for the entries that have it. `low` is a [`Slots`] table, whose
 /// inserts fetch their cache line ahead; `high` is small and a plain hash map. The sweep is
 /// bound by memory traffic, so entries are kept small: with one start and [`Packed`] keys
-/// they are 8 bytes while counts fit 32 bits, then 16 (DESIGN.md, "Memory", "Keys within a
-/// shard" and "Slot tables").
+/// they are 8 bytes while counts fit 32 bits, then 16 (docs/experiments.md, "Memory", "Keys
+/// within a shard" and "Slot tables").
 #[derive(Default)]
 struct Shard<K, L, const N: usize> {
     low: Slots<K, [L; N]>,
@@ -241,7 +242,7 @@ impl<K: Key, L: Lane, const N: usize> Shard<K, L, N> {
     }
 
     /// Adds each `(key, lo)` of `entries` with [`Shard::add_low`], fetching the slots of
-    /// later keys meanwhile (DESIGN.md, "Slot tables"). Kept out of line so that profiles
+    /// later keys meanwhile (docs/experiments.md, "Slot tables"). Kept out of line so that profiles
     /// name the insert phase.
     #[inline(never)]
     fn add_all(&mut self, entries: &[(K, [L; N])]) -> Result<()> {
@@ -1126,7 +1127,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let has_high = high.iter().any(|&x| x != 0);
         // The legal jumps are gathered first and the children made in a plain loop: a
         // closure called for each jump was not inlined, and its calls cost about 16 of the
-        // 67 instructions per child (DESIGN.md, "Instructions per child").
+        // 67 instructions per child (docs/experiments.md, "Instructions per child").
         let mut legal = 0;
         let moved = self.moves.each_jump(pos, |j| {
             jumps[legal] = j as u32;
@@ -1142,7 +1143,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             let out = &mut out[shard];
             // Fetch the line two lines past this buffer's end: the 64 buffers are too many
             // streams for the hardware prefetcher, and a push into a line not in cache
-            // stalled the expansion (DESIGN.md, "Writing children, and page faults").
+            // stalled the expansion (docs/experiments.md, "Writing children, and page faults").
             let ahead = 128 / size_of::<(C::S, [L; N])>();
             crate::count::slots::prefetch(out.low.as_ptr().wrapping_add(out.low.len() + ahead));
             if N == 1 || by == 0 {
@@ -1220,7 +1221,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     /// itself, so `G`-orbits meet `C` in single `K`-orbits, and every position reachable
     /// from a start lies in `C`: positions up to `G` are positions up to `K`. Where `K` is
     /// `H` (every sweep of the english table), they are the entries that reach the start,
-    /// with no canonical forms to gather and sort (DESIGN.md, "Positions up to symmetry
+    /// with no canonical forms to gather and sort (docs/experiments.md, "Positions up to symmetry
     /// within a class").
     ///
     /// Under several ranks `acc` is the whole layer's, and each canonical form is sent to
@@ -1624,7 +1625,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let reduce = self.moves.outer_order() > self.moves.subgroup_order();
         let mut next = Self::new_tables::<C::S, L>();
         // Reserve the next layer's size guessed from the last growth (the layer before
-        // carried over from narrow lanes), so that tables seldom grow (DESIGN.md,
+        // carried over from narrow lanes), so that tables seldom grow (docs/experiments.md,
         // "Reserved tables").
         if run.previous > 0 {
             let each = guess_next(all_entries, run.previous) as usize / SHARDS;
@@ -1634,7 +1635,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         }
         let mut acc = LayerAcc::default();
         // One canonical form per entry, each unit writing its own stretch: no vector per
-        // unit and no copy (DESIGN.md, "Writing children, and page faults").
+        // unit and no copy (docs/experiments.md, "Writing children, and page faults").
         let mut reduced = vec![K::zero(); if reduce { entries } else { 0 }];
         let reduced_bytes = std::mem::size_of_val(&reduced[..]) as u64;
         let mut rest = &mut reduced[..];

@@ -88,7 +88,7 @@ impl Bits for u128 {
 /// A position split into a shard and a key of 32 bits, for boards of up to
 /// `32 + log2(shards)` holes: the position times an odd constant, modulo `2^holes` (a
 /// bijection), names its shard by its top bits and is stored as the rest. The count engine
-/// keeps its tables' keys so, and `solvable` its buffers of children (DESIGN.md, "Keys
+/// keeps its tables' keys so, and `solvable` its buffers of children (docs/experiments.md, "Keys
 /// within a shard").
 ///
 /// ```
