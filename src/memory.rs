@@ -131,6 +131,13 @@ impl Watch {
         self.limit
     }
 
+    /// The bytes left under the limit: the limit less the memory taken since the watch
+    /// began, zero once over it.
+    pub fn room(&self) -> Option<u64> {
+        let taken = resident()?.saturating_sub(self.base);
+        Some(self.limit.saturating_sub(taken))
+    }
+
     /// The memory taken since the watch began, when it is over the limit.
     pub fn over(&self) -> Option<u64> {
         let taken = resident()?.saturating_sub(self.base);

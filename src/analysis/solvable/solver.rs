@@ -35,6 +35,14 @@ pub(super) struct Solver<'a, K: Bits> {
     /// tests set 0 (no links) or a small size (links for the small layers only) to
     /// compare with the probes.
     pub(super) link_cache: usize,
+    /// The bytes of a layer's [`WinTable`]s past which the `N` pass and the middle's wins
+    /// sum by [`exchange`] instead of probing them ([`Solver::neighbour_sums`]):
+    /// [`LINK_CACHE`]; tests set 0 (an exchange wherever keys pack) or `usize::MAX` (no
+    /// exchange) to compare the two.
+    pub(super) exchange_from: usize,
+    /// The bytes of one group of [`exchange`]'s units, at most ([`Solver::exchange_budget`]):
+    /// [`EXCHANGE_BYTES`]; tests set a few bytes, a group a batch of units.
+    pub(super) exchange_bytes: usize,
     /// Whether the goal's complement is the start up to a symmetry `t` of the board
     /// ([`Solver::with_mirror`]); `Solver::mirrored` meetings then take `t` of a
     /// position's complement for its complement.
@@ -71,6 +79,8 @@ impl<'a, K: Bits> Solver<'a, K> {
             cuts: std::sync::OnceLock::new(),
             keys: Keys::new(board.holes()),
             link_cache: LINK_CACHE,
+            exchange_from: LINK_CACHE,
+            exchange_bytes: EXCHANGE_BYTES,
             mirror: Mirror::No,
             watch: None,
         }

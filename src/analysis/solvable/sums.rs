@@ -26,28 +26,64 @@ impl<'a, K: Bits> Solver<'a, K> {
                 sums.push(l.sum(&sums[j - 1], 1)?);
                 continue;
             }
-            // The previous layer and its values, as hash tables: one probe per neighbour.
-            let before: Vec<WinTable<K>> = layers[j - 1]
-                .par_iter()
-                .zip(sums[j - 1].par_iter())
-                .map(|(keys, w)| WinTable::new(keys, w))
-                .collect();
-            let filter = KeyFilter::new(layers[j - 1].iter().flatten().copied());
-            self.check_resident()?;
-            let layer = layers[j]
-                .par_iter()
-                .map(|unit| {
-                    let mut sum = crate::memory::filled(unit.len(), 0u128);
-                    probe(unit, &before, &filter, &self.keys, &next, |i, _, x| {
-                        sum[i] = add(sum[i], x)?;
-                        Ok(())
-                    })?;
-                    Ok(sum)
-                })
-                .collect::<Result<_>>()?;
+            let layer = self.neighbour_sums(layers[j], layers[j - 1], &sums[j - 1], &next)?;
             sums.push(layer);
         }
         Ok(sums)
+    }
+
+    /// For each position of `layer`, aligned with its shards: the sum of the values
+    /// (`values`, aligned with `before`'s shards) of the keys that `next` pushes and
+    /// `before` holds. By [`exchange`] where keys are packed and `before`'s tables would
+    /// take more than [`Solver::exchange_from`], its groups no larger than those tables
+    /// (so that it holds about what the probes would); otherwise by [`probe`], into those
+    /// tables.
+    pub(super) fn neighbour_sums(
+        &self,
+        layer: &Shards<K>,
+        before: &Shards<K>,
+        values: &[Vec<u128>],
+        next: &(impl Fn(K, &mut Vec<K>) + Sync),
+    ) -> Result<Vec<Vec<u128>>> {
+        if let Some(packed) = self.keys.0
+            && WinTable::<K>::bytes(before) > self.exchange_from
+        {
+            let budget = self.exchange_budget().min(WinTable::<K>::bytes(before));
+            return exchange(layer, before, values, packed, budget, next, || {
+                self.check_resident()
+            });
+        }
+        // The previous layer and its values, as hash tables: one probe per neighbour.
+        let tables: Vec<WinTable<K>> = before
+            .par_iter()
+            .zip(values.par_iter())
+            .map(|(keys, w)| WinTable::new(keys, w))
+            .collect();
+        let filter = KeyFilter::new(before.iter().flatten().copied());
+        self.check_resident()?;
+        layer
+            .par_iter()
+            .map(|unit| {
+                let mut sum = crate::memory::filled(unit.len(), 0u128);
+                probe(unit, &tables, &filter, &self.keys, next, |i, _, x| {
+                    sum[i] = add(sum[i], x)?;
+                    Ok(())
+                })?;
+                Ok(sum)
+            })
+            .collect()
+    }
+
+    /// The bytes of one group of [`exchange`]'s units: [`Solver::exchange_bytes`], or a
+    /// quarter of the room that the memory limit leaves ([`crate::memory::Watch::room`])
+    /// when that is less.
+    pub(super) fn exchange_budget(&self) -> usize {
+        let room = self
+            .watch
+            .and_then(|w| w.room())
+            .map_or(u64::MAX, |r| r / 4);
+        self.exchange_bytes
+            .min(usize::try_from(room).unwrap_or(usize::MAX))
     }
 
     /// `N` of every position of `layers` (solvable layers `0..`, in the start's orbit
@@ -234,8 +270,8 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// `q`'s children (an un-jump of `r` is the complement of a jump of `q`, and a
     /// reachable parent of `r` is solvable, so layer `k` holds it). Either way each `q`
     /// counts once per position of its orbit (a complement's orbit is as large), and
-    /// both factors are looked up in layer `k`, one probe per child: no middle layer, no
-    /// `N` of it.
+    /// both factors are looked up in layer `k`, one lookup per child
+    /// ([`Solver::neighbour_sums`]): no middle layer, no `N` of it.
     pub(super) fn wins_mirrored(
         &self,
         half: &[Shards<K>],
@@ -256,41 +292,23 @@ impl<'a, K: Bits> Solver<'a, K> {
         let full = K::from_u128(self.board.full());
         let h = self.moves.subgroup_order();
         let even = last == 2 * k;
-        let tables: Vec<WinTable<K>> = half[k]
-            .par_iter()
-            .zip(n[k].par_iter())
-            .map(|(keys, n)| WinTable::new(keys, n))
-            .collect();
-        let filter = KeyFilter::new(half[k].iter().flatten().copied());
+        // The other factor of each position: `W(q)`, or `N` of the middle's `r`.
+        let other = self.neighbour_sums(&half[k], &half[k], &n[k], &|q, out: &mut Vec<K>| {
+            if even {
+                out.push(self.transforms_canon_h(self.mirror_image(q)));
+            } else {
+                let q = self.mirror_parent(q);
+                let img = self.moves.images(q, h);
+                self.moves
+                    .each_jump(q, |j| out.push(full ^ self.moves.largest_child(&img, j)));
+            }
+        })?;
         let total = half[k]
             .par_iter()
-            .zip(n[k].par_iter())
-            .map(|(unit, counts)| {
-                // The other factor of each position: `W(q)`, or `N` of the middle's `r`.
-                let mut other = crate::memory::filled(unit.len(), 0u128);
-                probe(
-                    unit,
-                    &tables,
-                    &filter,
-                    &self.keys,
-                    |q, out| {
-                        if even {
-                            out.push(self.transforms_canon_h(self.mirror_image(q)));
-                        } else {
-                            let q = self.mirror_parent(q);
-                            let img = self.moves.images(q, h);
-                            self.moves.each_jump(q, |j| {
-                                out.push(full ^ self.moves.largest_child(&img, j))
-                            });
-                        }
-                    },
-                    |i, _, x| {
-                        other[i] = add(other[i], x)?;
-                        Ok(())
-                    },
-                )?;
+            .zip(n[k].par_iter().zip(other.par_iter()))
+            .map(|(unit, (counts, other))| {
                 let mut total = 0u128;
-                for ((&q, &before), &after) in unit.iter().zip(counts).zip(&other) {
+                for ((&q, &before), &after) in unit.iter().zip(counts).zip(other) {
                     let size = self.orbit_size(&self.moves.images(q, h), q);
                     let term = (size as u128)
                         .checked_mul(before)

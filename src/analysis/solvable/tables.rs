@@ -1,7 +1,7 @@
 //! Membership tables for the probes of the passes: a filter of a layer's keys
 //! ([`KeyFilter`]), a hash table of keys and their values ([`WinTable`], [`probe`]), the
-//! places of a forward layer's positions ([`Places`], [`locate`]) and the parents they
-//! give ([`Links`]).
+//! same lookups shard by shard ([`exchange`]), the places of a forward layer's positions
+//! ([`Places`], [`locate`]) and the parents they give ([`Links`]).
 
 use super::*;
 
@@ -60,7 +60,7 @@ pub(super) struct WinTable<K> {
 
 impl<K: Bits> WinTable<K> {
     pub(super) fn new(keys: &[K], wins: &[u128]) -> Self {
-        let size = (2 * keys.len()).next_power_of_two().max(16);
+        let size = Self::slots(keys.len());
         let mut t = WinTable {
             slots: crate::memory::filled(size, (K::zero(), [0; 2])),
             shift: 64 - size.trailing_zeros(),
@@ -73,6 +73,17 @@ impl<K: Bits> WinTable<K> {
             t.slots[i] = (k, [w as u64, (w >> 64) as u64]);
         }
         t
+    }
+
+    /// The slots of a table of `n` keys: at least twice as many, a power of two.
+    pub(super) fn slots(n: usize) -> usize {
+        (2 * n).next_power_of_two().max(16)
+    }
+
+    /// The bytes of the tables of `layer`, one a shard.
+    pub(super) fn bytes(layer: &Shards<K>) -> usize {
+        layer.iter().map(|t| Self::slots(t.len())).sum::<usize>()
+            * std::mem::size_of::<(K, [u64; 2])>()
     }
 
     #[inline]
@@ -158,6 +169,255 @@ pub(super) fn probe<K: Bits>(
         }
     }
     Ok(())
+}
+
+/// The keys of one unit's neighbours as [`exchange`] passes them on, by the neighbour's
+/// shard: shard `s`'s are `pairs[starts[s]..starts[s + 1]]`, each the neighbour's key
+/// within its shard ([`Packed::split`]) in the high half and the position's index in the
+/// unit in the low half. A group's units keep their vectors from group to group.
+#[derive(Default)]
+pub(super) struct Bucketed {
+    pub(super) pairs: Vec<u64>,
+    pub(super) starts: Vec<usize>,
+}
+
+impl Bucketed {
+    /// Replaces the pairs by the neighbours of the positions of `unit` (`keys(pos, out)`
+    /// pushes them into `buf`) and returns how many there are: listed first in the order
+    /// found (`found`, their shards in `shards`), then counted and placed shard by shard.
+    /// The three buffers are the caller's, kept from unit to unit.
+    pub(super) fn fill<K: Bits>(
+        &mut self,
+        unit: &[K],
+        packed: Packed,
+        keys: impl Fn(K, &mut Vec<K>),
+        (buf, found, shards): &mut (Vec<K>, Vec<u64>, Vec<u8>),
+    ) -> usize {
+        const { assert!(SHARDS <= 256, "a shard fits a byte") };
+        assert!(
+            unit.len() <= u32::MAX as usize,
+            "a unit's index fits 32 bits"
+        );
+        found.clear();
+        shards.clear();
+        for (i, &pos) in unit.iter().enumerate() {
+            buf.clear();
+            keys(pos, buf);
+            for &k in buf.iter() {
+                let (s, key) = packed.split(k.to_u128() as u64);
+                found.push(u64::from(key) << 32 | i as u64);
+                shards.push(s as u8);
+            }
+        }
+        self.starts.clear();
+        self.starts.resize(SHARDS + 1, 0);
+        for &s in shards.iter() {
+            self.starts[s as usize + 1] += 1;
+        }
+        for s in 0..SHARDS {
+            self.starts[s + 1] += self.starts[s];
+        }
+        let mut at = self.starts.clone();
+        self.pairs.clear();
+        self.pairs.resize(found.len(), 0);
+        for (&p, &s) in found.iter().zip(shards.iter()) {
+            self.pairs[at[s as usize]] = p;
+            at[s as usize] += 1;
+        }
+        found.len()
+    }
+}
+
+/// For each position of each unit of `units`, the sum of the values of the keys that
+/// `keys(pos, out)` pushes and `before` holds (`values`, aligned with `before`'s shards):
+/// what [`probe`] finds, by an exchange that keeps each lookup within one shard. First each
+/// unit lists its keys by shard ([`Bucketed`]); then, shard by shard, a table of the
+/// shard's keys (a megabyte or so, which stays in the caches while it is used) is looked
+/// up for those keys of every unit, the keys not held are dropped and the values of the
+/// others listed; then each unit adds its values up, with [`add`]. A probe into a gigabyte
+/// of tables instead waits for memory, and so does a [`KeyFilter`] of the whole layer. The
+/// units go through in groups whose keys and values take about `budget` bytes (at least a
+/// batch of units a group: four a thread, at most 64), their vectors kept from group to
+/// group, and `check` is asked after each batch and after the lookups
+/// ([`Solver::check_resident`]). Values are passed on as `u64` when every one of `values`
+/// fits.
+pub(super) fn exchange<K: Bits>(
+    units: &Shards<K>,
+    before: &Shards<K>,
+    values: &[Vec<u128>],
+    packed: Packed,
+    budget: usize,
+    keys: impl Fn(K, &mut Vec<K>) + Sync,
+    check: impl Fn() -> Result<()>,
+) -> Result<Vec<Vec<u128>>> {
+    let narrow = values
+        .par_iter()
+        .all(|v| v.iter().all(|&x| x <= u128::from(u64::MAX)));
+    if narrow {
+        exchange_as::<K, u64>(units, before, values, packed, budget, keys, check)
+    } else {
+        exchange_as::<K, u128>(units, before, values, packed, budget, keys, check)
+    }
+}
+
+/// [`exchange`], its values passed on as `V`, which must hold every one of `values`.
+fn exchange_as<K: Bits, V>(
+    units: &Shards<K>,
+    before: &Shards<K>,
+    values: &[Vec<u128>],
+    packed: Packed,
+    budget: usize,
+    keys: impl Fn(K, &mut Vec<K>) + Sync,
+    check: impl Fn() -> Result<()>,
+) -> Result<Vec<Vec<u128>>>
+where
+    V: Copy + Send + Sync + Into<u128> + TryFrom<u128>,
+    <V as TryFrom<u128>>::Error: std::fmt::Debug,
+{
+    // A batch's buffers hold its units' keys: at most 64 of the 256 units.
+    let batch = (4 * rayon::current_num_threads()).clamp(8, 64);
+    let per_key = 8 + std::mem::size_of::<V>();
+    let mut sums: Vec<Vec<u128>> = Vec::with_capacity(units.len());
+    // The group's units; a batch's buffers; per shard, the values of the group's keys that
+    // it holds, unit `g`'s from `at[g]` to `at[g + 1]`.
+    let mut group: Vec<Bucketed> = Vec::new();
+    let mut lists: Vec<(Vec<K>, Vec<u64>, Vec<u8>)> =
+        (0..batch).map(|_| Default::default()).collect();
+    let mut found: Vec<(Vec<V>, Vec<usize>)> = (0..SHARDS).map(|_| Default::default()).collect();
+    let mut next = 0;
+    while next < units.len() {
+        let first = next;
+        let mut held = 0usize;
+        while next < units.len() && (next == first || held < budget) {
+            let end = (next + batch).min(units.len());
+            let (from, to) = (next - first, end - first);
+            if group.len() < to {
+                group.resize_with(to, Bucketed::default);
+            }
+            let n: usize = group[from..to]
+                .par_iter_mut()
+                .zip(&units[next..end])
+                .zip(lists.par_iter_mut())
+                .map(|((b, unit), list)| b.fill(unit, packed, &keys, list))
+                .sum();
+            held += n * per_key;
+            next = end;
+            check()?;
+        }
+        let members = next - first;
+        // Each shard takes its part of every unit's pairs.
+        let mut by_shard: Vec<Vec<&mut [u64]>> =
+            (0..SHARDS).map(|_| Vec::with_capacity(members)).collect();
+        for b in &mut group[..members] {
+            let lens: Vec<usize> = b.starts.windows(2).map(|w| w[1] - w[0]).collect();
+            for (s, part) in split_by_mut(&mut b.pairs, &lens).into_iter().enumerate() {
+                by_shard[s].push(part);
+            }
+        }
+        by_shard
+            .into_par_iter()
+            .zip(found.par_iter_mut())
+            .enumerate()
+            .for_each_init(Vec::new, |slots, (s, (parts, (out, at)))| {
+                look_up(&before[s], &values[s], packed, slots, parts, out, at)
+            });
+        check()?;
+        let done: Vec<Vec<u128>> = group[..members]
+            .par_iter()
+            .zip(&units[first..next])
+            .enumerate()
+            .map(|(g, (b, unit))| {
+                let mut sum = crate::memory::filled(unit.len(), 0u128);
+                for (s, (out, at)) in found.iter().enumerate() {
+                    // The pairs that shard `s` holds, first in its part of the unit's.
+                    let pairs = &b.pairs[b.starts[s]..];
+                    for (&p, &x) in pairs.iter().zip(&out[at[g]..at[g + 1]]) {
+                        let i = p as u32 as usize;
+                        sum[i] = add(sum[i], x.into())?;
+                    }
+                }
+                Ok(sum)
+            })
+            .collect::<Result<_>>()?;
+        sums.extend(done);
+    }
+    Ok(sums)
+}
+
+/// The second phase of [`exchange`] for one shard, whose keys are `keys` and their values
+/// `values`: puts them in a table (`slots`, a buffer the caller keeps: open addressing
+/// with linear probing, at most half full, each slot the key within the shard in the high
+/// half and its index plus one in the low half, as [`Places`]), then for each unit's pairs
+/// of the shard (`parts`, [`Bucketed`]) keeps those whose key the shard holds at the front
+/// of the part, in order, and appends their values to `out`; `at` gets where each unit's
+/// values begin, and where the last ends. Each key's slot is fetched [`PROBE_AHEAD`] keys
+/// before it is looked up.
+fn look_up<K: Bits, V>(
+    keys: &[K],
+    values: &[u128],
+    packed: Packed,
+    slots: &mut Vec<u64>,
+    parts: Vec<&mut [u64]>,
+    out: &mut Vec<V>,
+    at: &mut Vec<usize>,
+) where
+    V: TryFrom<u128>,
+    <V as TryFrom<u128>>::Error: std::fmt::Debug,
+{
+    let size = Places::slots(keys.len());
+    slots.clear();
+    slots.resize(size, 0);
+    let (mask, shift) = (size - 1, 64 - size.trailing_zeros());
+    for (n, &k) in keys.iter().enumerate() {
+        let key = packed.split(k.to_u128() as u64).1;
+        let mut i = Places::index(key, shift);
+        while slots[i] != 0 {
+            i = (i + 1) & mask;
+        }
+        slots[i] = u64::from(key) << 32 | (n as u64 + 1);
+    }
+    let slots = &slots[..];
+    let prefetch = |p: u64| {
+        crate::count::prefetch(
+            slots
+                .as_ptr()
+                .wrapping_add(Places::index((p >> 32) as u32, shift)),
+        )
+    };
+    let get = |key: u32| {
+        let mut i = Places::index(key, shift);
+        loop {
+            let x = slots[i];
+            if x == 0 {
+                return None;
+            }
+            if (x >> 32) as u32 == key {
+                return Some(x as u32 as usize - 1);
+            }
+            i = (i + 1) & mask;
+        }
+    };
+    out.clear();
+    at.clear();
+    at.push(0);
+    for part in parts {
+        for &p in part.iter().take(PROBE_AHEAD) {
+            prefetch(p);
+        }
+        let mut kept = 0;
+        for n in 0..part.len() {
+            if let Some(&later) = part.get(n + PROBE_AHEAD) {
+                prefetch(later);
+            }
+            let p = part[n];
+            if let Some(x) = get((p >> 32) as u32) {
+                part[kept] = p;
+                kept += 1;
+                out.push(V::try_from(values[x]).expect("every value fits"));
+            }
+        }
+        at.push(out.len());
+    }
 }
 
 /// Where each position of a layer is, by its packed key ([`Keys`]): per shard, open
@@ -329,6 +589,10 @@ pub(super) fn locate<K: Bits>(
 /// ([`Solver::links_pay`]): 16 MiB, half the 32 MiB third-level cache of the machine
 /// measured. Past it each probe waits for memory, and sorting the parents costs less.
 pub(super) const LINK_CACHE: usize = 16 << 20;
+
+/// The bytes of the keys and values of one group of [`exchange`]'s units, at most
+/// ([`Solver::exchange_budget`]).
+pub(super) const EXCHANGE_BYTES: usize = 1 << 30;
 
 /// How many keys ahead [`probe`] fetches a slot.
 pub(super) const PROBE_AHEAD: usize = 16;

@@ -201,9 +201,10 @@ fn mirrors_by_a_symmetry_meet_as_two_sides_do() {
     }
 }
 
-/// The `N` pass along the links that the back pass records gives what probing the
-/// layers gives: solvable counts, wins and the first jumps' `W` (a hint from the
-/// start), in games of an odd (english, tri:5) and an even (rect-diag) number of jumps.
+/// The `N` pass along the links that the back pass records, and by [`exchange`], gives
+/// what probing the layers gives: solvable counts, wins and the first jumps' `W` (a hint
+/// from the start), in games of an odd (english, tri:5) and an even (rect-diag) number of
+/// jumps.
 #[test]
 fn links_and_probes_count_alike() {
     let opts = SolveOptions::default();
@@ -241,15 +242,34 @@ fn links_and_probes_count_alike() {
             let (some, _) = links(&solver(true, mixed));
             assert!(some > 0 && some < linked, "{spec}: {some} of {linked}");
         }
-        let want = solver(true, 0).solvable_meet(&opts).unwrap();
+        // Probes only, or the exchange wherever there is no link, in one group or in
+        // groups of a batch of units.
+        let probed = |fix_start: bool| {
+            let mut s = solver(fix_start, 0);
+            s.exchange_from = usize::MAX;
+            s
+        };
+        let exchanged = |fix_start: bool, bytes: usize| {
+            let mut s = solver(fix_start, 0);
+            s.exchange_from = 0;
+            s.exchange_bytes = bytes;
+            s
+        };
+        let want = probed(true).solvable_meet(&opts).unwrap();
         assert!(want.wins > 0, "{spec}");
-        let want_table = solver(false, 0).table(&opts, false).unwrap();
+        let want_table = probed(false).table(&opts, false).unwrap();
         assert_eq!(want_table[0][0].1, want.wins);
         for cache in [all, mixed, LINK_CACHE] {
             let got = solver(true, cache).solvable_meet(&opts).unwrap();
             assert_eq!(got, want, "{spec} {cache}");
             let got = solver(false, cache).table(&opts, false).unwrap();
             assert_eq!(got, want_table, "{spec} {cache}");
+        }
+        for bytes in [EXCHANGE_BYTES, 1] {
+            let got = exchanged(true, bytes).solvable_meet(&opts).unwrap();
+            assert_eq!(got, want, "{spec} exchange {bytes}");
+            let got = exchanged(false, bytes).table(&opts, false).unwrap();
+            assert_eq!(got, want_table, "{spec} exchange {bytes}");
         }
     }
 }
