@@ -345,13 +345,12 @@ where
 }
 
 /// The second phase of [`exchange`] for one shard, whose keys are `keys` and their values
-/// `values`: puts them in a table (`slots`, a buffer the caller keeps: open addressing
-/// with linear probing, at most half full, each slot the key within the shard in the high
-/// half and its index plus one in the low half, as [`Places`]), then for each unit's pairs
-/// of the shard (`parts`, [`Bucketed`]) keeps those whose key the shard holds at the front
-/// of the part, in order, and appends their values to `out`; `at` gets where each unit's
-/// values begin, and where the last ends. Each key's slot is fetched [`PROBE_AHEAD`] keys
-/// before it is looked up.
+/// `values`: puts them in a table (`slots`, a buffer the caller keeps, filled as one shard
+/// of [`Places`] is, by [`place`] with each key's index as its value), then for each
+/// unit's pairs of the shard (`parts`, [`Bucketed`]) keeps those whose key the shard holds
+/// at the front of the part, in order, and appends their values to `out`; `at` gets where
+/// each unit's values begin, and where the last ends. Each key's slot is fetched
+/// [`PROBE_AHEAD`] keys before it is looked up.
 fn look_up<K: Bits, V>(
     keys: &[K],
     values: &[u128],
@@ -367,53 +366,28 @@ fn look_up<K: Bits, V>(
     let size = Places::slots(keys.len());
     slots.clear();
     slots.resize(size, 0);
-    let (mask, shift) = (size - 1, 64 - size.trailing_zeros());
+    let shift = 64 - size.trailing_zeros();
     for (n, &k) in keys.iter().enumerate() {
-        let key = packed.split(k.to_u128() as u64).1;
-        let mut i = Places::index(key, shift);
-        while slots[i] != 0 {
-            i = (i + 1) & mask;
-        }
-        slots[i] = u64::from(key) << 32 | (n as u64 + 1);
+        place(slots, shift, packed.split(k.to_u128() as u64).1, n as u32);
     }
     let slots = &slots[..];
-    let prefetch = |p: u64| {
-        crate::count::prefetch(
-            slots
-                .as_ptr()
-                .wrapping_add(Places::index((p >> 32) as u32, shift)),
-        )
-    };
-    let get = |key: u32| {
-        let mut i = Places::index(key, shift);
-        loop {
-            let x = slots[i];
-            if x == 0 {
-                return None;
-            }
-            if (x >> 32) as u32 == key {
-                return Some(x as u32 as usize - 1);
-            }
-            i = (i + 1) & mask;
-        }
-    };
     out.clear();
     at.clear();
     at.push(0);
     for part in parts {
         for &p in part.iter().take(PROBE_AHEAD) {
-            prefetch(p);
+            prefetch_place(slots, shift, (p >> 32) as u32);
         }
         let mut kept = 0;
         for n in 0..part.len() {
             if let Some(&later) = part.get(n + PROBE_AHEAD) {
-                prefetch(later);
+                prefetch_place(slots, shift, (later >> 32) as u32);
             }
             let p = part[n];
-            if let Some(x) = get((p >> 32) as u32) {
+            if let Some(x) = place_of(slots, shift, (p >> 32) as u32) {
                 part[kept] = p;
                 kept += 1;
-                out.push(V::try_from(values[x]).expect("every value fits"));
+                out.push(V::try_from(values[x as usize]).expect("every value fits"));
             }
         }
         at.push(out.len());
@@ -458,14 +432,13 @@ impl Places {
             })
             .collect();
         parts.into_par_iter().for_each(|(part, t, base, shift)| {
-            let mask = part.len() - 1;
             for (i, &pos) in t.iter().enumerate() {
-                let key = packed.split(pos.to_u128() as u64).1;
-                let mut at = Self::index(key, shift);
-                while part[at] != 0 {
-                    at = (at + 1) & mask;
-                }
-                part[at] = u64::from(key) << 32 | u64::from(base + i as u32 + 1);
+                place(
+                    part,
+                    shift,
+                    packed.split(pos.to_u128() as u64).1,
+                    base + i as u32,
+                );
             }
         });
         Places { slots, shards }
@@ -486,33 +459,62 @@ impl Places {
         (u64::from(key).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> shift) as usize
     }
 
+    /// The slots of shard `shard` and the shift of their hash.
+    #[inline]
+    fn shard(&self, shard: usize) -> (&[u64], u32) {
+        let (first, shift) = self.shards[shard];
+        (&self.slots[first..first + (1 << (64 - shift))], shift)
+    }
+
     #[inline]
     pub(super) fn prefetch(&self, (shard, key): (usize, u32)) {
-        let (first, shift) = self.shards[shard];
-        crate::count::prefetch(
-            self.slots
-                .as_ptr()
-                .wrapping_add(first + Self::index(key, shift)),
-        );
+        let (part, shift) = self.shard(shard);
+        prefetch_place(part, shift, key);
     }
 
     /// The index of the position of packed key `(shard, key)`, if the layer holds it.
     #[inline]
     pub(super) fn get(&self, (shard, key): (usize, u32)) -> Option<u32> {
-        let (first, shift) = self.shards[shard];
-        let mask = (1usize << (64 - shift)) - 1;
-        let mut i = Self::index(key, shift);
-        loop {
-            let s = self.slots[first + i];
-            if s == 0 {
-                return None;
-            }
-            if (s >> 32) as u32 == key {
-                return Some(s as u32 - 1);
-            }
-            i = (i + 1) & mask;
-        }
+        let (part, shift) = self.shard(shard);
+        place_of(part, shift, key)
     }
+}
+
+/// Puts `key` with `value` into `part`, the slots of one shard of [`Places`] (or of one
+/// shard in [`exchange`]): a power of two of them, `shift` the shift of their hash
+/// ([`Places::index`]), linear probing. The slot holds the key in its high half and
+/// `value + 1` in its low half, so that zero marks an empty slot.
+#[inline]
+fn place(part: &mut [u64], shift: u32, key: u32, value: u32) {
+    let mask = part.len() - 1;
+    let mut i = Places::index(key, shift);
+    while part[i] != 0 {
+        i = (i + 1) & mask;
+    }
+    part[i] = u64::from(key) << 32 | u64::from(value + 1);
+}
+
+/// The value that [`place`] put into `part` with `key`, if any.
+#[inline]
+fn place_of(part: &[u64], shift: u32, key: u32) -> Option<u32> {
+    let mask = part.len() - 1;
+    let mut i = Places::index(key, shift);
+    loop {
+        let s = part[i];
+        if s == 0 {
+            return None;
+        }
+        if (s >> 32) as u32 == key {
+            return Some(s as u32 - 1);
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+/// Asks for the line of `key`'s first slot in `part` ahead of [`place_of`].
+#[inline]
+fn prefetch_place(part: &[u64], shift: u32, key: u32) {
+    crate::count::prefetch(part.as_ptr().wrapping_add(Places::index(key, shift)));
 }
 
 /// The solvable parents of the positions of a solvable layer, per shard of the layer:
