@@ -45,10 +45,11 @@ impl<'a, K: Bits> Solver<'a, K> {
         values: &[Vec<u128>],
         next: &(impl Fn(K, &mut Vec<K>) + Sync),
     ) -> Result<Vec<Vec<u128>>> {
+        let table_bytes = WinTable::<K>::bytes(before);
         if let Some(packed) = self.keys.0
-            && WinTable::<K>::bytes(before) > self.exchange_from
+            && table_bytes > self.exchange_from
         {
-            let budget = self.exchange_budget().min(WinTable::<K>::bytes(before));
+            let budget = self.exchange_budget().min(table_bytes);
             return exchange(layer, before, values, packed, budget, next, || {
                 self.check_resident()
             });
