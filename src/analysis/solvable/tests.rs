@@ -259,13 +259,23 @@ fn links_and_probes_count_alike() {
         assert!(want.wins > 0, "{spec}");
         let want_table = probed(false).table(&opts, false).unwrap();
         assert_eq!(want_table[0][0].1, want.wins);
-        for cache in [all, mixed, LINK_CACHE] {
+        // On english (a second a run, the test's long pole) the default link cache, whose
+        // results the published figures check, and the exchange in one group are left to
+        // the small boards.
+        let english = spec == "english";
+        let caches: &[usize] = if english {
+            &[all, mixed]
+        } else {
+            &[all, mixed, LINK_CACHE]
+        };
+        let groups: &[usize] = if english { &[1] } else { &[EXCHANGE_BYTES, 1] };
+        for &cache in caches {
             let got = solver(true, cache).solvable_meet(&opts).unwrap();
             assert_eq!(got, want, "{spec} {cache}");
             let got = solver(false, cache).table(&opts, false).unwrap();
             assert_eq!(got, want_table, "{spec} {cache}");
         }
-        for bytes in [EXCHANGE_BYTES, 1] {
+        for &bytes in groups {
             let got = exchanged(true, bytes).solvable_meet(&opts).unwrap();
             assert_eq!(got, want, "{spec} exchange {bytes}");
             let got = exchanged(false, bytes).table(&opts, false).unwrap();
