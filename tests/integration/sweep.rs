@@ -97,6 +97,18 @@ fn wide_keys_round_the_lanes_up() {
     assert!(count_many(&board, &starts, &opts(1)).is_err());
 }
 
+/// Several starts on a board that does not pack into 32-bit keys (more than 38 holes, or
+/// fewer than 7) take 128-bit keys and a power of two of lanes; one start on a board of up
+/// to 64 holes keeps 64-bit keys. Either way each start's counts are its own sweep's.
+#[test]
+fn starts_on_boards_that_do_not_pack_count_as_alone() {
+    let board = Board::from_spec("line:40").unwrap();
+    check(&board, &[0, 1, 5], 2);
+    check(&board, &[2, 3, 7, 11, 39], 1);
+    let board = Board::from_spec("line:6").unwrap();
+    check(&board, &[0, 1, 2], 2);
+}
+
 #[test]
 fn bad_start_sets_are_refused() {
     let board = Board::from_spec("tri:5").unwrap();
