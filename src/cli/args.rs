@@ -29,8 +29,9 @@ impl StartArgs {
 /// How a computation runs, shared by the commands that sweep positions.
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// Worker threads (0 = one per core). Results are identical for every value.
-    #[arg(long, short = 'j', default_value_t = 0)]
+    /// Worker threads (0 = one per core, at most 1024). Results are identical for every
+    /// value.
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
     pub(super) threads: usize,
     /// Refuse the run when its tables would need more than SIZE (e.g. 8G). Default: 80% of
     /// the memory available.
@@ -45,6 +46,19 @@ impl RunArgs {
     pub(super) fn max_memory(&self) -> u64 {
         self.max_memory.unwrap_or_else(memory::default_budget)
     }
+}
+
+/// The most worker threads a command starts: more than any machine has cores, few enough
+/// that a mistyped number is refused at once rather than spent starting threads.
+pub(crate) const MAX_THREADS: usize = 1024;
+
+/// Parses `--threads`: 0 (one per core) to [`MAX_THREADS`].
+pub(crate) fn parse_threads(s: &str) -> std::result::Result<usize, String> {
+    let n: usize = s.parse().map_err(|e| format!("{e}"))?;
+    if n > MAX_THREADS {
+        return Err(format!("at most {MAX_THREADS} threads (0 = one per core)"));
+    }
+    Ok(n)
 }
 
 /// Where a sweep keeps its layers once they outgrow memory, with its checkpoints.

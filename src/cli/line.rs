@@ -31,8 +31,8 @@ pub(super) struct LineArgs {
     /// Print only the counts, not the pictures.
     #[arg(long)]
     counts_only: bool,
-    /// Worker threads (0 = one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    /// Worker threads (0 = one per core, at most 1024).
+    #[arg(long, short = 'j', default_value_t = 0, value_parser = super::args::parse_threads)]
     threads: usize,
 }
 

@@ -31,12 +31,12 @@ pub(super) struct SolveArgs {
     /// With --min-moves: the best over every single-vacancy start (ignores --hole).
     #[arg(long, requires = "min_moves")]
     all_starts: bool,
-    /// Worker threads (0 = one per core). Default: one per core with --min-moves, where the
+    /// Worker threads (0 = one per core, at most 1024). Default: one per core with --min-moves, where the
     /// answer is the same for every value; one for the search of a game, where more threads
     /// take later work units and expand more positions in all (french d2 to d6: 8.6 million
     /// with 2 threads, 4.6 million with 1). Every value finds a game (not always the same
     /// one) or proves the same way that there is none.
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', value_parser = super::args::parse_threads)]
     threads: Option<usize>,
     #[command(flatten)]
     show: ShowArgs,

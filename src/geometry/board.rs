@@ -433,7 +433,8 @@ impl Board {
     }
 
     /// The start position with the named holes empty (the default start when `names` is
-    /// empty).
+    /// empty). A hole named twice is refused: `--hole a1 --hole a1` is most likely a typo
+    /// for two different holes.
     ///
     /// ```
     /// let b = pegsol::geometry::board::Board::from_spec("tri:5").unwrap();
@@ -441,6 +442,7 @@ impl Board {
     /// let p = b.start_from_names(&["c3".into(), "a1".into()]).unwrap();
     /// assert_eq!((p.count_ones(), b.start_name(p)), (13, "a1+c3".to_string()));
     /// assert!(b.start_from_names(&["f6".into()]).is_err());
+    /// assert!(b.start_from_names(&["a1".into(), "a1".into()]).is_err());
     /// ```
     pub fn start_from_names(&self, names: &[String]) -> Result<Pegs> {
         if names.is_empty() {
@@ -450,6 +452,14 @@ impl Board {
             .iter()
             .map(|n| self.hole(n))
             .collect::<Result<Vec<_>>>()?;
+        for (i, &h) in holes.iter().enumerate() {
+            if holes[..i].contains(&h) {
+                return Err(Error::input(format!(
+                    "hole {} is named twice as an empty hole of the start",
+                    self.hole_name(h)
+                )));
+            }
+        }
         Ok(self.start_with_empty(&holes))
     }
 

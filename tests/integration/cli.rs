@@ -132,6 +132,17 @@ fn bad_input_is_one_line_and_exit_2() {
             ],
             "not on board",
         ),
+        (
+            vec![
+                "--board".into(),
+                "tri:5".into(),
+                "--hole".into(),
+                "c3".into(),
+                "--hole".into(),
+                "c3".into(),
+            ],
+            "named twice",
+        ),
         (vec!["--board".into(), "tri:2".into()], "size must be"),
         (vec!["--board".into(), "tri:99".into()], "size must be"),
         (vec!["--board".into(), "line:x".into()], "size must be"),
@@ -148,6 +159,10 @@ fn bad_input_is_one_line_and_exit_2() {
             "no holes",
         ),
         (vec!["--threads".into(), "many".into()], "invalid value"),
+        (
+            vec!["--threads".into(), "100000".into()],
+            "at most 1024 threads",
+        ),
         (vec!["--max-memory".into(), "lots".into()], "invalid"),
         (vec!["--frobnicate".into()], "unexpected argument"),
     ];
