@@ -83,11 +83,21 @@ where
                     Ok(0)
                 }
                 _ => {
+                    // clap's first paragraph, on one line: the missing arguments follow
+                    // their heading on lines of their own.
                     let text = e.to_string();
-                    let first = text.lines().next().unwrap_or("invalid arguments");
-                    Err(Error::input(
-                        first.trim_start_matches("error: ").to_string(),
-                    ))
+                    let first: Vec<&str> = text
+                        .lines()
+                        .take_while(|l| !l.trim().is_empty())
+                        .map(str::trim)
+                        .collect();
+                    let line = first.join(" ");
+                    let line = line.trim_start_matches("error: ");
+                    Err(Error::input(if line.is_empty() {
+                        "invalid arguments".to_string()
+                    } else {
+                        line.to_string()
+                    }))
                 }
             };
         }

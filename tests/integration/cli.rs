@@ -187,6 +187,22 @@ fn bad_input_is_one_line_and_exit_2() {
     }
 }
 
+/// A missing required argument is named on the one line (clap puts it on a line of its own).
+#[test]
+fn a_missing_argument_is_named_on_one_line() {
+    let out = pegsol()
+        .args(["hint", "--board", "english"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("not provided: --position <POSITION>"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn unwritable_output_dir_is_refused_before_counting() {
     let file = tempfile::NamedTempFile::new().unwrap();
