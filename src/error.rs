@@ -23,12 +23,28 @@ pub enum Error {
 
 impl Error {
     /// A bad-input error.
+    ///
+    /// ```
+    /// use pegsol::error::Error;
+    /// let e = Error::input(format!("hole '{}' is not on board tri:5", "f6"));
+    /// assert!(matches!(&e, Error::Input(m) if m == "hole 'f6' is not on board tri:5"));
+    /// assert_eq!(e.to_string(), "hole 'f6' is not on board tri:5");
+    /// ```
     pub fn input(msg: impl Into<String>) -> Error {
         Error::Input(msg.into())
     }
 
     /// The process exit code for this error: 2 for bad input and refused runs, 3 for
     /// overflow, 130 for an interrupted run.
+    ///
+    /// ```
+    /// use pegsol::error::Error;
+    /// assert_eq!(Error::input("unknown board").exit_code(), 2);
+    /// assert_eq!(Error::Memory("over the budget".into()).exit_code(), 2);
+    /// assert_eq!(Error::Disk("no space".into()).exit_code(), 2);
+    /// assert_eq!(pegsol::error::add(u128::MAX, 1).unwrap_err().exit_code(), 3);
+    /// assert_eq!(Error::Interrupted.exit_code(), 130);
+    /// ```
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Input(_) | Error::Memory(_) | Error::Disk(_) => 2,

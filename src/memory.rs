@@ -3,11 +3,29 @@
 
 /// The default memory budget for the engine's tables: 80% of the memory available now
 /// (`MemAvailable` in /proc/meminfo), or 4 GiB where that cannot be read.
+///
+/// ```
+/// use pegsol::memory::{available, default_budget};
+/// let budget = default_budget();
+/// match available() {
+///     // 80% of what was available a moment ago: less than what is available now.
+///     Some(now) => assert!(budget > 0 && budget < now),
+///     None => assert_eq!(budget, 4 << 30),
+/// }
+/// ```
 pub fn default_budget() -> u64 {
     available().map_or(4 << 30, |a| a / 10 * 8)
 }
 
 /// Memory available to a new allocation, from /proc/meminfo.
+///
+/// ```
+/// // Whole kibibytes (the file counts in kB) on Linux; nothing where there is no /proc.
+/// if cfg!(target_os = "linux") {
+///     let a = pegsol::memory::available().unwrap();
+///     assert!(a > 0 && a % 1024 == 0);
+/// }
+/// ```
 pub fn available() -> Option<u64> {
     proc_field("/proc/meminfo", "MemAvailable:")
 }
@@ -37,7 +55,7 @@ pub fn filled<T: Clone>(n: usize, value: T) -> Vec<T> {
 /// (docs/experiments.md, "Keys within a shard, and the allocator"). Called once by
 /// [`crate::cli::run`]; a no-op off glibc (the setting is only a hint, so its result is not
 /// checked).
-pub fn unmap_freed_blocks() {
+pub(crate) fn unmap_freed_blocks() {
     // SAFETY: mallopt only changes a tuning parameter of glibc's allocator; it is safe to
     // call at any time from any thread.
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -54,7 +72,7 @@ pub fn unmap_freed_blocks() {
 /// wall time (docs/internals.md, "Work units, shards and tables"). Called by those commands only,
 /// after [`unmap_freed_blocks`], whose blocks of 128 KiB or more are still unmapped when
 /// freed; a no-op off glibc.
-pub fn keep_freed_heap() {
+pub(crate) fn keep_freed_heap() {
     // SAFETY: as in `unmap_freed_blocks`.
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     unsafe {
@@ -66,6 +84,15 @@ pub fn keep_freed_heap() {
 }
 
 /// The peak resident set size of this process so far (VmHWM), in bytes.
+///
+/// ```
+/// use pegsol::memory::{peak_rss, resident};
+/// // The peak so far is at least the size a moment ago.
+/// if cfg!(target_os = "linux") {
+///     let now = resident().unwrap();
+///     assert!(peak_rss().unwrap() >= now);
+/// }
+/// ```
 pub fn peak_rss() -> Option<u64> {
     proc_field("/proc/self/status", "VmHWM:")
 }
@@ -119,6 +146,13 @@ pub struct Watch {
 
 impl Watch {
     /// A watch of `limit` bytes from now.
+    ///
+    /// ```
+    /// use pegsol::memory::Watch;
+    /// let w = Watch::new(1 << 30);
+    /// assert_eq!(w.limit(), 1 << 30);
+    /// assert_eq!(w.over(), None); // nothing taken yet
+    /// ```
     pub fn new(limit: u64) -> Watch {
         Watch {
             limit,
@@ -127,18 +161,48 @@ impl Watch {
     }
 
     /// The limit, in bytes.
+    ///
+    /// ```
+    /// assert_eq!(pegsol::memory::Watch::new(512 << 20).limit(), 512 << 20);
+    /// ```
     pub fn limit(&self) -> u64 {
         self.limit
     }
 
     /// The bytes left under the limit: the limit less the memory taken since the watch
     /// began, zero once over it.
+    ///
+    /// ```
+    /// use pegsol::memory::Watch;
+    /// let roomy = Watch::new(1 << 40);
+    /// let tight = Watch::new(1 << 20);
+    /// let table = vec![1u8; 8 << 20]; // 8 MiB, touched
+    /// if cfg!(target_os = "linux") {
+    ///     let left = roomy.room().unwrap();
+    ///     assert!(left <= (1 << 40) - (8 << 20) && left > (1 << 40) - (1 << 30));
+    ///     assert_eq!(tight.room(), Some(0));
+    /// } else {
+    ///     assert_eq!(roomy.room(), None);
+    /// }
+    /// drop(table);
+    /// ```
     pub fn room(&self) -> Option<u64> {
         let taken = resident()?.saturating_sub(self.base);
         Some(self.limit.saturating_sub(taken))
     }
 
     /// The memory taken since the watch began, when it is over the limit.
+    ///
+    /// ```
+    /// use pegsol::memory::Watch;
+    /// let none = Watch::new(0);
+    /// let table = vec![1u8; 8 << 20]; // 8 MiB, touched
+    /// if cfg!(target_os = "linux") {
+    ///     assert!(none.over().unwrap() >= 8 << 20);
+    /// }
+    /// assert_eq!(Watch::new(u64::MAX).over(), None);
+    /// drop(table);
+    /// ```
     pub fn over(&self) -> Option<u64> {
         let taken = resident()?.saturating_sub(self.base);
         (taken > self.limit).then_some(taken)
@@ -194,6 +258,17 @@ pub fn human(bytes: u64) -> String {
 /// writes `5` to /proc/self/clear_refs), so that a later [`peak_rss`] measures one piece of
 /// work. Returns false where this is not supported; [`peak_rss`] then keeps the peak of
 /// the whole process.
+///
+/// ```
+/// use pegsol::memory::{peak_rss, reset_peak_rss};
+/// let table = vec![1u8; 64 << 20]; // 64 MiB, touched, then given back
+/// drop(std::hint::black_box(table));
+/// let before = peak_rss();
+/// if reset_peak_rss() {
+///     // The 64 MiB are no longer part of the peak.
+///     assert!(peak_rss().unwrap() + (32 << 20) < before.unwrap());
+/// }
+/// ```
 pub fn reset_peak_rss() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }

@@ -40,6 +40,13 @@ pub struct Extremes {
 
 impl Extremes {
     /// The most pegs a dead end leaves (reached by the shortest games).
+    ///
+    /// ```
+    /// use pegsol::games::extremes::Extremes;
+    /// // tri:5 from a1 (published): 14 pegs, 6 jumps to the first dead end.
+    /// let x = Extremes { start_pegs: 14, jumps: 6, games: 2, dead_ends: 1, example: vec![], end: 0 };
+    /// assert_eq!(x.most_pegs_left(), 8);
+    /// ```
     pub fn most_pegs_left(&self) -> usize {
         self.start_pegs - self.jumps
     }

@@ -88,6 +88,17 @@ pub fn jump_between(board: &Board, from: usize, to: usize) -> Option<Jump> {
 }
 
 /// The jump that turns `before` into `after`, if they differ by exactly one legal jump.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, games::notation::{jump_between, jump_from_diff}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let start = b.default_start();
+/// let a3_a1 = jump_between(&b, b.hole("a3").unwrap(), b.hole("a1").unwrap()).unwrap();
+/// let after = start ^ a3_a1.mask();
+/// assert_eq!(jump_from_diff(&b, start, after), Some(a3_a1));
+/// assert_eq!(jump_from_diff(&b, after, start), None); // backwards: not a legal jump
+/// assert_eq!(jump_from_diff(&b, start, start), None);
+/// ```
 pub fn jump_from_diff(board: &Board, before: Pegs, after: Pegs) -> Option<Jump> {
     board
         .jumps()
@@ -156,6 +167,14 @@ pub struct GameText {
 
 /// Splits a game file into its `board:` and `start:` lines and the moves, dropping
 /// comments and drawn boards.
+///
+/// ```
+/// use pegsol::games::notation::split_game_text;
+/// let g = split_game_text("board: tri:5  # the triangle\nstart: a1\n  .\n o o\n1. a3-a1\n2. c3-a3\n");
+/// assert_eq!(g.board.as_deref(), Some("tri:5"));
+/// assert_eq!(g.start.as_deref(), Some("a1"));
+/// assert_eq!(g.moves, "1. a3-a1\n2. c3-a3\n");
+/// ```
 pub fn split_game_text(text: &str) -> GameText {
     let mut out = GameText {
         board: None,
@@ -285,6 +304,16 @@ pub fn picture(board: &Board, pos: Pegs) -> String {
 
 /// Writes a game in the file format above: `board:` and `start:` lines, one numbered move
 /// per line, and with `show` the board after each move.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, games::notation::{parse_jumps, write_game}};
+/// let b = Board::from_spec("tri:3").unwrap();
+/// let jumps = parse_jumps(&b, "a3-a1").unwrap();
+/// let text = write_game(&b, b.default_start(), &jumps, false);
+/// assert_eq!(text, "board: tri:3\nstart: a1\n1. a3-a1\n");
+/// let shown = write_game(&b, b.default_start(), &jumps, true);
+/// assert_eq!(shown, "board: tri:3\nstart: a1\n      .\n     o o\n    o o o\n1. a3-a1\n      o\n     . o\n    . o o\n");
+/// ```
 pub fn write_game(board: &Board, start: Pegs, jumps: &[Jump], show: bool) -> String {
     let mut out = format!(
         "board: {}\nstart: {}\n",

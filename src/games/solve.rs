@@ -97,6 +97,13 @@ impl Goal {
     }
 
     /// The pegs the goal leaves.
+    ///
+    /// ```
+    /// use pegsol::games::solve::Goal;
+    /// assert_eq!(Goal::OnePeg(0b111).pegs(), 1);
+    /// assert_eq!(Goal::Position(0b1011).pegs(), 3);
+    /// assert_eq!(Goal::PegsLeft(2, 0b1111).pegs(), 2);
+    /// ```
     pub fn pegs(self) -> u32 {
         match self {
             Goal::OnePeg(_) => 1,
@@ -177,6 +184,14 @@ pub struct Classes {
 
 impl Classes {
     /// The class invariants of a board's lattice.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, games::solve::Classes};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = Classes::new(&b);
+    /// // tri:5 from a1 can finish in a1, so a1 alone is in the start's class.
+    /// assert_eq!(c.of(b.default_start()), c.of(1));
+    /// ```
     pub fn new(board: &Board) -> Classes {
         let dirs = board.lattice().directions();
         let colours = [(1, 1), (1, 2), (0, 1), (1, 0)]
@@ -197,6 +212,21 @@ impl Classes {
     }
 
     /// The class of a position, as a small number (two bits per form).
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, games::solve::Classes};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = Classes::new(&b);
+    /// let start = b.default_start();
+    /// // No jump changes the class.
+    /// assert!(b.jumps().iter().filter(|j| j.is_legal(start)).all(|j| c.of(start ^ j.mask()) == c.of(start)));
+    /// // One form, two bits, four classes: a single peg is in one of three (by its
+    /// // colour), the empty board in the fourth.
+    /// let mut singles: Vec<u32> = (0..15).map(|h| c.of(1 << h)).collect();
+    /// singles.sort();
+    /// singles.dedup();
+    /// assert_eq!((singles, c.of(0)), (vec![1, 2, 3], 0));
+    /// ```
     pub fn of(&self, pos: Pegs) -> u32 {
         self.colours.iter().fold(0, |acc, m| {
             let n = m.map(|x| (x & pos).count_ones() & 1);
@@ -205,6 +235,14 @@ impl Classes {
     }
 
     /// How many invariant forms the lattice has.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, games::solve::Classes};
+    /// assert_eq!(Classes::new(&Board::from_spec("english").unwrap()).forms(), 2);
+    /// assert_eq!(Classes::new(&Board::from_spec("tri:5").unwrap()).forms(), 1);
+    /// let diag = Board::parse_file("d", "lattice: square-diagonal\nooo\no.o\nooo\n").unwrap();
+    /// assert_eq!(Classes::new(&diag).forms(), 0);
+    /// ```
     pub fn forms(&self) -> usize {
         self.colours.len()
     }
@@ -433,6 +471,16 @@ impl HopelessTable {
     }
 
     /// Whether `key` (a canonical position) was recorded as hopeless.
+    ///
+    /// ```
+    /// use pegsol::games::solve::HopelessTable;
+    /// for holes in [33, 80] { // the lock-free table, and the set above 64 holes
+    ///     let t = HopelessTable::new(holes, 1 << 20);
+    ///     assert!(!t.contains(0b1011));
+    ///     t.insert(0b1011);
+    ///     assert!(t.contains(0b1011) && !t.contains(0b0111));
+    /// }
+    /// ```
     #[inline]
     pub fn contains(&self, key: u128) -> bool {
         use std::sync::atomic::Ordering::Relaxed;
@@ -449,6 +497,17 @@ impl HopelessTable {
     }
 
     /// Records `key` (a canonical position with at least one peg) as hopeless.
+    ///
+    /// ```
+    /// use pegsol::games::solve::HopelessTable;
+    /// let t = HopelessTable::new(33, 0); // the smallest table: 1,024 buckets of 8
+    /// let keys: Vec<u128> = (1..=100).map(|k| k << 20 | 0b111).collect();
+    /// for &k in &keys {
+    ///     t.insert(k);
+    ///     t.insert(k); // twice: kept once
+    /// }
+    /// assert!(keys.iter().all(|&k| t.contains(k)));
+    /// ```
     #[inline]
     pub fn insert(&self, key: u128) {
         use std::sync::atomic::Ordering::Relaxed;

@@ -196,7 +196,19 @@ impl Board {
         )))
     }
 
-    /// Reads a board file (see the README for the format).
+    /// Reads a board file (see the README for the format); the board is named after the
+    /// file's stem.
+    ///
+    /// ```
+    /// use pegsol::geometry::board::Board;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("t3.txt");
+    /// std::fs::write(&path, "# a triangle of side 3\nlattice: triangular\n.\noo\nooo\n").unwrap();
+    /// let b = Board::from_file(&path).unwrap();
+    /// assert_eq!((b.name(), b.holes(), b.jumps().len()), ("t3", 6, 6));
+    /// let missing = Board::from_file(&dir.path().join("none.txt")).unwrap_err();
+    /// assert_eq!(missing.exit_code(), 2);
+    /// ```
     pub fn from_file(path: &Path) -> Result<Board> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::input(format!("cannot read board file {}: {e}", path.display())))?;
@@ -284,21 +296,45 @@ impl Board {
     }
 
     /// The spec or file name the board was made from.
+    ///
+    /// ```
+    /// let b = pegsol::geometry::board::Board::from_spec("tri:5").unwrap();
+    /// assert_eq!(b.name(), "tri:5");
+    /// ```
     pub fn name(&self) -> &str {
         &self.name
     }
 
     /// The lattice of the board.
+    ///
+    /// ```
+    /// use pegsol::geometry::{Board, Lattice};
+    /// assert_eq!(Board::from_spec("tri:5").unwrap().lattice(), Lattice::Triangular);
+    /// assert_eq!(Board::from_spec("english").unwrap().lattice(), Lattice::Square);
+    /// ```
     pub fn lattice(&self) -> Lattice {
         self.lattice
     }
 
     /// Number of holes.
+    ///
+    /// ```
+    /// use pegsol::geometry::Board;
+    /// assert_eq!(Board::from_spec("tri:5").unwrap().holes(), 15);
+    /// assert_eq!(Board::from_spec("english").unwrap().holes(), 33);
+    /// assert_eq!(Board::from_spec("wiegleb").unwrap().holes(), 45);
+    /// ```
     pub fn holes(&self) -> usize {
         self.cells.len()
     }
 
     /// The cells `(row, col)` of the holes, in hole order.
+    ///
+    /// ```
+    /// let b = pegsol::geometry::board::Board::from_spec("tri:3").unwrap();
+    /// assert_eq!(b.cells(), [(0, 0), (1, 0), (1, 1), (2, 0), (2, 1), (2, 2)]);
+    /// assert_eq!(b.hole_name(4), "b3"); // cell (2, 1)
+    /// ```
     pub fn cells(&self) -> &[(i32, i32)] {
         &self.cells
     }
@@ -315,6 +351,14 @@ impl Board {
     }
 
     /// Every jump of the board (each direction counted separately).
+    ///
+    /// ```
+    /// use pegsol::geometry::board::{Board, Jump};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// assert_eq!(b.jumps().len(), 36);
+    /// assert!(b.jumps().contains(&Jump { from: 3, over: 1, to: 0 })); // a3 over a2 into a1
+    /// assert_eq!(Board::from_spec("english").unwrap().jumps().len(), 76);
+    /// ```
     pub fn jumps(&self) -> &[Jump] {
         &self.jumps
     }
@@ -339,6 +383,15 @@ impl Board {
     }
 
     /// The symmetry group: every lattice map sending the board onto itself, identity first.
+    ///
+    /// ```
+    /// use pegsol::geometry::Board;
+    /// let e = Board::from_spec("english").unwrap();
+    /// assert_eq!(e.symmetries().len(), 8);
+    /// assert!(e.symmetries()[0].is_identity());
+    /// assert_eq!(Board::from_spec("tri:5").unwrap().symmetries().len(), 6);
+    /// assert_eq!(Board::from_spec("line:5").unwrap().symmetries().len(), 2);
+    /// ```
     pub fn symmetries(&self) -> &[Symmetry] {
         &self.symmetries
     }
@@ -560,6 +613,14 @@ impl Board {
 
     /// A position as a one-line picture in the board-file alphabet, rows joined by `/`
     /// (e.g. `./oo/ooo` for tri:3 with `a1` empty).
+    ///
+    /// ```
+    /// use pegsol::geometry::board::Board;
+    /// let b = Board::from_spec("tri:3").unwrap();
+    /// assert_eq!(b.picture(b.default_start()), "./oo/ooo");
+    /// let e = Board::from_spec("english").unwrap();
+    /// assert_eq!(e.picture(e.default_start()), "  ooo/  ooo/ooooooo/ooo.ooo/ooooooo/  ooo/  ooo");
+    /// ```
     pub fn picture(&self, pegs: Pegs) -> String {
         let min_r = self.cells.iter().map(|x| x.0).min().unwrap_or(0);
         let min_c = self.cells.iter().map(|x| x.1).min().unwrap_or(0);
@@ -672,6 +733,15 @@ impl Board {
     }
 
     /// The lattice maps of the board's symmetries (for display and tests).
+    ///
+    /// ```
+    /// use pegsol::geometry::{Board, LatticeMap};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let maps = b.symmetry_maps();
+    /// assert_eq!((maps.len(), maps[0]), (6, LatticeMap::IDENTITY));
+    /// // A strip: 8 lattice maps, but only the identity and the reversal move its holes apart.
+    /// assert_eq!(Board::from_spec("line:5").unwrap().symmetry_maps().len(), 2);
+    /// ```
     pub fn symmetry_maps(&self) -> Vec<LatticeMap> {
         self.symmetries.iter().map(|s| s.map()).collect()
     }

@@ -248,33 +248,89 @@ impl<K: Bits> MoveTable<K> {
     }
 
     /// Order of the whole symmetry group.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let e = Board::from_spec("english").unwrap();
+    /// assert_eq!(MoveTable::<u64>::new(&e, |s| s.is_identity()).group_order(), 8);
+    /// ```
     pub fn group_order(&self) -> usize {
         self.transforms.len()
     }
 
     /// Order of the subgroup canonical forms are taken under.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// assert_eq!(MoveTable::<u64>::new(&b, |_| true).subgroup_order(), 6);
+    /// assert_eq!(MoveTable::<u64>::new(&b, |s| s.is_identity()).subgroup_order(), 1);
+    /// ```
     pub fn subgroup_order(&self) -> usize {
         self.h
     }
 
     /// Order of the group between the subgroup and the whole group ([`MoveTable::nested`];
     /// the whole group's order for [`MoveTable::new`]).
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let t = MoveTable::<u64>::new(&b, |s| s.is_identity());
+    /// assert_eq!((t.subgroup_order(), t.outer_order()), (1, 6));
+    /// ```
     pub fn outer_order(&self) -> usize {
         self.outer
     }
 
     /// The symmetries, subgroup first.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let t = MoveTable::<u64>::new(&b, |_| true);
+    /// let start = b.default_start() as u64;
+    /// assert_eq!(t.transforms().len(), 6);
+    /// assert_eq!(t.transforms().apply(0, start), start); // the identity first
+    /// // a1 empty: its images have a1, a5 or e5 empty; the smallest has hole 14 (e5) empty.
+    /// assert_eq!(t.transforms().canonical(start), b.full() as u64 & !(1 << 14));
+    /// ```
     pub fn transforms(&self) -> &Transforms<K> {
         &self.transforms
     }
 
     /// The mask of the three holes of jump `j`: `pos ^ mask(j)` makes (or undoes) it.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let t = MoveTable::<u64>::new(&b, |_| true);
+    /// for (j, jump) in b.jumps().iter().enumerate() {
+    ///     assert_eq!(t.mask(j), jump.mask() as u64);
+    /// }
+    /// let a3_a1 = b.jumps().iter().position(|j| (j.from, j.to) == (3, 0)).unwrap();
+    /// assert_eq!(t.mask(a3_a1), 0b1011); // a1, a2 and a3
+    /// ```
     #[inline]
     pub fn mask(&self, j: usize) -> K {
         self.all[j]
     }
 
     /// The images of `pos` under the first `n` symmetries (the first is the identity).
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let t = MoveTable::<u64>::new(&b, |_| true);
+    /// let start = b.default_start() as u64;
+    /// let img = t.images(start, 6);
+    /// assert_eq!(img[0], start);
+    /// let mut names: Vec<String> = img[..6].iter().map(|&p| b.start_name(p as u128)).collect();
+    /// names.sort();
+    /// names.dedup();
+    /// assert_eq!(names, ["a1", "a5", "e5"]); // the three corners
+    /// assert_eq!(img[6..], [0u64; 6]); // past n: zero
+    /// ```
     #[inline(always)]
     pub fn images(&self, pos: K, n: usize) -> [K; MAX_GROUP] {
         let mut img = [K::zero(); MAX_GROUP];
@@ -300,6 +356,20 @@ impl<K: Bits> MoveTable<K> {
 
     /// The canonical form under the subgroup of `pos ^ mask(j)`, given `img`, the images of
     /// `pos` under (at least) the subgroup.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let e = Board::from_spec("english").unwrap();
+    /// let t = MoveTable::<u64>::new(&e, |_| true);
+    /// let start = e.default_start() as u64;
+    /// let img = t.images(start, t.subgroup_order());
+    /// let mut children = Vec::new();
+    /// t.each_jump(start, |j| children.push(t.canonical_child(&img, j)));
+    /// // The four first jumps into d4 are images of one another: one canonical child.
+    /// assert_eq!(children.len(), 4);
+    /// assert!(children.iter().all(|&c| c == children[0]));
+    /// t.each_jump(start, |j| assert_eq!(children[0], t.canonical(start ^ t.mask(j))));
+    /// ```
     #[inline]
     pub fn canonical_child(&self, img: &[K; MAX_GROUP], j: usize) -> K {
         self.canonical_child_by(img, j).0
@@ -307,6 +377,22 @@ impl<K: Bits> MoveTable<K> {
 
     /// [`MoveTable::canonical_child`] and the subgroup element that gives it: the child's
     /// canonical form is its image under symmetry `i` (the first such `i`).
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let e = Board::from_spec("english").unwrap();
+    /// let t = MoveTable::<u64>::new(&e, |_| true);
+    /// let start = e.default_start() as u64;
+    /// let img = t.images(start, t.subgroup_order());
+    /// let mut by = Vec::new();
+    /// t.each_jump(start, |j| {
+    ///     let (canon, i) = t.canonical_child_by(&img, j);
+    ///     assert_eq!(t.transforms().apply(i, start ^ t.mask(j)), canon);
+    ///     by.push(i);
+    /// });
+    /// // Exactly one of the four first jumps is its own canonical form.
+    /// assert_eq!(by.iter().filter(|&&i| i == 0).count(), 1);
+    /// ```
     #[inline]
     pub fn canonical_child_by(&self, img: &[K; MAX_GROUP], j: usize) -> (K, usize) {
         let images = &self.jump_images[j * self.h..(j + 1) * self.h];
@@ -381,6 +467,17 @@ impl<K: Bits> MoveTable<K> {
 
     /// Calls `f(j)` for every legal jump `j` of `pos` (from and over full, to empty), in no
     /// particular order; returns whether there was one.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let e = Board::from_spec("english").unwrap();
+    /// let t = MoveTable::<u64>::new(&e, |_| true);
+    /// let mut into = Vec::new();
+    /// assert!(t.each_jump(e.default_start() as u64, |j| into.push(e.hole_name(e.jumps()[j].to))));
+    /// assert_eq!(into, ["d4"; 4]); // the four first jumps, all into the centre
+    /// let d4 = 1u64 << e.hole("d4").unwrap();
+    /// assert!(!t.each_jump(d4, |_| unreachable!())); // one peg: none
+    /// ```
     #[inline]
     pub fn each_jump(&self, pos: K, f: impl FnMut(usize)) -> bool {
         self.lines.each(pos, |from, over, to| from & over & !to, f)
@@ -440,6 +537,16 @@ impl<K: Bits> MoveTable<K> {
 
     /// A set of jumps (bit `j` for jump `j`, boards of up to 128 holes in a line order)
     /// in the form [`MoveTable::each_jump_within`] takes.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let t = MoveTable::<u64>::new(&b, |_| true);
+    /// // Three classes of parallel lines, each taken forwards and backwards.
+    /// assert_eq!(t.jump_masks(0), vec![0; 6]);
+    /// let every = t.jump_masks((1 << b.jumps().len()) - 1);
+    /// assert_eq!(every.iter().map(|m| m.count_ones()).sum::<u32>(), 36);
+    /// ```
     pub fn jump_masks(&self, set: u128) -> Vec<u128> {
         self.lines.masks(set)
     }

@@ -250,7 +250,15 @@ impl Cut {
         }
     }
 
-    /// Whether this cut rules `pos` out.
+    /// Whether this cut rules `pos` out: its weight is below the threshold.
+    ///
+    /// ```
+    /// use pegsol::geometry::pagoda::Cut;
+    /// let c = Cut { weights: vec![1, 1, 2, 3], threshold: 3 };
+    /// assert!(c.rules_out(0b0011)); // weight 2
+    /// assert!(!c.rules_out(0b0101)); // weight 3: not below
+    /// assert!(!c.rules_out(0b1000));
+    /// ```
     pub fn rules_out(&self, pos: Pegs) -> bool {
         weight(&self.weights, pos) < self.threshold
     }

@@ -91,6 +91,19 @@ impl Regions {
     }
 
     /// The regions chosen (the first of their images).
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::{Board, bit}, geometry::regions::Regions};
+    /// let b = Board::from_spec("tri:5")?;
+    /// let r = Regions::new(&b);
+    /// // The 3 corners, and one pair of edge holes on each side.
+    /// assert_eq!(r.regions().len(), 6);
+    /// assert_eq!(r.regions().iter().filter(|m| m.count_ones() == 1).count(), 3);
+    /// assert_eq!(r.regions()[0], bit(b.hole("a1")?));
+    /// let all = r.regions().iter().fold(0, |acc, &m| acc | m);
+    /// assert_eq!(all.count_ones(), 9); // disjoint
+    /// # Ok::<(), pegsol::error::Error>(())
+    /// ```
     pub fn regions(&self) -> &[Pegs] {
         &self.partitions[0]
     }
@@ -159,6 +172,19 @@ impl<K: Bits> Part<K> {
 
 impl<K: Bits> Bound<K> {
     /// Bounds towards the one-peg positions `goals` and from the positions `sources`.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::{Board, bit}, geometry::regions::{Bound, Regions}};
+    /// let b = Board::from_spec("tri:8")?;
+    /// let start = b.default_start();
+    /// let anywhere: Vec<u128> = (0..b.holes()).map(bit).collect();
+    /// let regions = Regions::new(&b);
+    /// let bound = Bound::<u64>::new(&regions, &anywhere, &[start]);
+    /// assert_eq!(bound.to_finish(start as u64), regions.moves_to_finish(start, &anywhere));
+    /// assert_eq!(bound.to_finish(start as u64), 10);
+    /// assert_eq!(bound.from_start(start as u64), 0);
+    /// # Ok::<(), pegsol::error::Error>(())
+    /// ```
     pub fn new(regions: &Regions, goals: &[Pegs], sources: &[Pegs]) -> Self {
         let parts = regions
             .partitions
@@ -190,6 +216,19 @@ impl<K: Bits> Bound<K> {
     }
 
     /// A lower bound on the moves from `pos` to a goal.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::{Board, bit}, geometry::regions::{Bound, Regions}};
+    /// let b = Board::from_spec("tri:5")?;
+    /// let a1 = bit(b.hole("a1")?);
+    /// let bound = Bound::<u64>::new(&Regions::new(&b), &[a1], &[b.default_start()]);
+    /// // Five of the six regions are full at the start (a1's is not).
+    /// assert_eq!(bound.to_finish(b.default_start() as u64), 5);
+    /// // Every region full; the last peg may stay in the goal corner a1.
+    /// assert_eq!(bound.to_finish(b.full() as u64), 5);
+    /// assert_eq!(bound.to_finish(a1 as u64), 0);
+    /// # Ok::<(), pegsol::error::Error>(())
+    /// ```
     #[inline]
     pub fn to_finish(&self, pos: K) -> usize {
         self.parts
@@ -203,6 +242,17 @@ impl<K: Bits> Bound<K> {
     }
 
     /// A lower bound on the moves from a source to `pos`.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::{Board, bit}, geometry::regions::{Bound, Regions}};
+    /// let b = Board::from_spec("tri:5")?;
+    /// let a1 = bit(b.hole("a1")?);
+    /// let bound = Bound::<u64>::new(&Regions::new(&b), &[a1], &[b.default_start()]);
+    /// assert_eq!(bound.from_start(b.default_start() as u64), 0);
+    /// // One peg in a1: each of the five regions full at the start was opened by a move.
+    /// assert_eq!(bound.from_start(a1 as u64), 5);
+    /// # Ok::<(), pegsol::error::Error>(())
+    /// ```
     #[inline]
     pub fn from_start(&self, pos: K) -> usize {
         self.parts

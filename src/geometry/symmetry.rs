@@ -24,11 +24,26 @@ pub struct Symmetry {
 
 impl Symmetry {
     /// Hole `h` is sent to hole `perm()[h]`.
+    ///
+    /// ```
+    /// let b = pegsol::geometry::board::Board::from_spec("line:4").unwrap();
+    /// let perms: Vec<&[usize]> = b.symmetries().iter().map(|s| s.perm()).collect();
+    /// assert_eq!(perms, [[0, 1, 2, 3], [3, 2, 1, 0]]); // the identity, the reversal
+    /// ```
     pub fn perm(&self) -> &[usize] {
         &self.perm
     }
 
     /// The lattice map behind the symmetry.
+    ///
+    /// ```
+    /// use pegsol::geometry::{Board, LatticeMap};
+    /// let e = Board::from_spec("english").unwrap();
+    /// assert_eq!(e.symmetries()[0].map(), LatticeMap::IDENTITY);
+    /// // The half turn sends a1's corner of the 7x7 square to g7's: c1 to e7.
+    /// let half = e.symmetries().iter().find(|s| s.map() == LatticeMap([[-1, 0], [0, -1]])).unwrap();
+    /// assert_eq!(half.perm()[e.hole("c1").unwrap()], e.hole("e7").unwrap());
+    /// ```
     pub fn map(&self) -> LatticeMap {
         self.map
     }
@@ -54,6 +69,14 @@ impl Symmetry {
     }
 
     /// Whether this is the identity permutation.
+    ///
+    /// ```
+    /// let b = pegsol::geometry::board::Board::from_spec("tri:5").unwrap();
+    /// let ids: Vec<bool> = b.symmetries().iter().map(|s| s.is_identity()).collect();
+    /// assert_eq!(ids, [true, false, false, false, false, false]); // identity first, once
+    /// let p = b.default_start();
+    /// assert_eq!(b.transform(&b.symmetries()[0], p), p);
+    /// ```
     pub fn is_identity(&self) -> bool {
         self.perm.iter().enumerate().all(|(i, &p)| i == p)
     }
@@ -103,6 +126,17 @@ pub struct Transforms<K: Bits> {
 
 impl<K: Bits> Transforms<K> {
     /// Tables for the given symmetries of a board with `holes` holes (`holes <= K::BITS`).
+    ///
+    /// ```
+    /// use pegsol::geometry::{board::Board, symmetry::Transforms};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let group: Vec<_> = b.symmetries().iter().collect();
+    /// let t = Transforms::<u64>::new(&group, b.holes());
+    /// let p = b.default_start();
+    /// for (i, s) in b.symmetries().iter().enumerate() {
+    ///     assert_eq!(t.apply(i, p as u64), b.transform(s, p) as u64);
+    /// }
+    /// ```
     pub fn new(symmetries: &[&Symmetry], holes: usize) -> Self {
         let perms: Vec<&[usize]> = symmetries.iter().map(|s| s.perm()).collect();
         Self::from_perms(&perms, holes)
@@ -169,16 +203,39 @@ impl<K: Bits> Transforms<K> {
     }
 
     /// Number of symmetries.
+    ///
+    /// ```
+    /// use pegsol::geometry::{board::Board, symmetry::Transforms};
+    /// let e = Board::from_spec("english").unwrap();
+    /// let group: Vec<_> = e.symmetries().iter().collect();
+    /// assert_eq!(Transforms::<u64>::new(&group, e.holes()).len(), 8);
+    /// ```
     pub fn len(&self) -> usize {
         self.tables.len()
     }
 
     /// Whether the list is empty.
+    ///
+    /// ```
+    /// use pegsol::geometry::symmetry::Transforms;
+    /// assert!(Transforms::<u64>::from_perms(&[], 3).is_empty());
+    /// assert!(!Transforms::<u64>::from_perms(&[&[0, 1, 2]], 3).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.tables.is_empty()
     }
 
     /// The image of `x` under symmetry `i`.
+    ///
+    /// ```
+    /// use pegsol::geometry::symmetry::Transforms;
+    /// // Ten holes in a row (two bytes of a position): the identity and the reversal.
+    /// let reverse: Vec<usize> = (0..10).rev().collect();
+    /// let t = Transforms::<u64>::from_perms(&[&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], &reverse], 10);
+    /// assert_eq!(t.apply(0, 0b00_0000_0111), 0b00_0000_0111);
+    /// assert_eq!(t.apply(1, 0b00_0000_0111), 0b11_1000_0000);
+    /// assert_eq!(t.apply(1, 0b10_0000_0001), 0b10_0000_0001);
+    /// ```
     #[inline(always)]
     pub fn apply(&self, i: usize, x: K) -> K {
         let mut out = K::zero();

@@ -6,7 +6,15 @@ use crate::error::{Error, Result};
 use std::io::Write;
 use std::path::Path;
 
-/// Renders a CSV file from a header and rows.
+/// Renders a CSV file from a header and rows; fields that need it are quoted.
+///
+/// ```
+/// use pegsol::output::files::csv_bytes;
+/// let rows = [vec!["a1".to_string(), "29760".into()], vec!["a1+c3".into(), "1,5".into()]];
+/// let bytes = csv_bytes(&["start", "wins"], &rows)?;
+/// assert_eq!(bytes, b"start,wins\na1,29760\na1+c3,\"1,5\"\n");
+/// # Ok::<(), pegsol::error::Error>(())
+/// ```
 pub fn csv_bytes<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let fail = |e: csv::Error| Error::input(format!("cannot format CSV: {e}"));
@@ -19,6 +27,19 @@ pub fn csv_bytes<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> Result<Vec<
 }
 
 /// Makes sure `dir` exists and accepts new files, before any long computation starts.
+///
+/// ```
+/// use pegsol::output::files::prepare_dir;
+/// let tmp = tempfile::tempdir().unwrap();
+/// let dir = tmp.path().join("out/tri5");
+/// prepare_dir(&dir)?;
+/// // Created, and the probe file it wrote is gone again.
+/// assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+/// // A file where the directory should be: bad input (exit code 2).
+/// std::fs::write(tmp.path().join("file"), b"x").unwrap();
+/// assert_eq!(prepare_dir(&tmp.path().join("file")).unwrap_err().exit_code(), 2);
+/// # Ok::<(), pegsol::error::Error>(())
+/// ```
 pub fn prepare_dir(dir: &Path) -> Result<()> {
     let fail = |e: std::io::Error| {
         Error::input(format!(
@@ -36,6 +57,22 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
 
 /// Writes every file to a temporary file in `dir`, then renames them all into place: a
 /// reader sees either the old file or the whole new one, never part of one.
+///
+/// ```
+/// use pegsol::output::files::write_atomically;
+/// let tmp = tempfile::tempdir().unwrap();
+/// std::fs::write(tmp.path().join("a.csv"), b"old").unwrap();
+/// write_atomically(tmp.path(), &[("a.csv", b"new\n".to_vec()), ("b.csv", Vec::new())])?;
+/// let mut names: Vec<String> = std::fs::read_dir(tmp.path())
+///     .unwrap()
+///     .map(|e| e.unwrap().file_name().into_string().unwrap())
+///     .collect();
+/// names.sort();
+/// assert_eq!(names, ["a.csv", "b.csv"]); // no temporary file left behind
+/// assert_eq!(std::fs::read(tmp.path().join("a.csv")).unwrap(), b"new\n");
+/// assert!(std::fs::read(tmp.path().join("b.csv")).unwrap().is_empty());
+/// # Ok::<(), pegsol::error::Error>(())
+/// ```
 pub fn write_atomically(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
     let fail = |name: &str, e: std::io::Error| {
         Error::input(format!("cannot write {}: {e}", dir.join(name).display()))

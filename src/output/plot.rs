@@ -82,6 +82,16 @@ fn heat(t: f64) -> String {
 /// Games by pegs left, one line per series (board), on a logarithmic scale; a line is
 /// broken where no game leaves that many pegs.
 /// `series`: (label, [(pegs left, games)]).
+///
+/// ```
+/// use pegsol::output::plot::pegs_left_chart;
+/// let series = vec![("tri:5".to_string(), vec![(1, 29_760), (2, 0), (3, 100), (4, 10)])];
+/// let svg = pegs_left_chart("Games by pegs left", &series);
+/// assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+/// assert!(svg.contains("<title>tri:5: 1 pegs left, 29,760 games</title>"));
+/// assert_eq!(svg.matches("<circle").count(), 3); // no point where no game ends
+/// assert_eq!(svg.matches("<polyline").count(), 1); // 3 to 4; 1 stands alone
+/// ```
 pub fn pegs_left_chart(title: &str, series: &[(String, Vec<(usize, u128)>)]) -> String {
     let (w, h) = (720.0, 440.0);
     let (left, right, top, bottom) = (80.0, 150.0, 40.0, 50.0);
@@ -216,6 +226,19 @@ pub struct HeatPanel {
 /// Wins by finishing hole drawn on the board, one panel per start class; darker = more
 /// wins (scaled per panel), grey = no win, the start hole ringed in blue. Each hole's exact
 /// count is in its tooltip; the label is its share of the panel's wins.
+///
+/// ```
+/// use pegsol::{geometry::Board, output::plot::{finish_heat_maps, HeatPanel}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let mut wins = vec![0; 15];
+/// (wins[0], wins[3]) = (6_816, 2_000);
+/// let svg = finish_heat_maps(&b, &[HeatPanel { start: 0, class_size: 3, wins }]);
+/// assert!(svg.starts_with("<svg") && svg.contains("start a1 (class of 3)"));
+/// assert!(svg.contains("8,816 wins</text>"));
+/// assert!(svg.contains("<title>a1: 6,816 wins</title>"));
+/// assert!(svg.contains(">77%</text>") && svg.contains(">22%</text>")); // rounded down
+/// assert_eq!(svg.matches("fill=\"#e8e8e8\"").count(), 13); // the holes without a win
+/// ```
 pub fn finish_heat_maps(board: &Board, panels: &[HeatPanel]) -> String {
     let pos = hole_positions(board);
     let (bw, bh) = board_extent(&pos);
@@ -294,6 +317,16 @@ pub fn finish_heat_maps(board: &Board, panels: &[HeatPanel]) -> String {
 /// The board with its start classes marked: each hole coloured by its class and labelled
 /// with its name; the class's representative (its smallest hole, the start `table` counts)
 /// has a thick outline. A legend lists each class and its size.
+///
+/// ```
+/// let b = pegsol::geometry::Board::from_spec("tri:5").unwrap();
+/// let svg = pegsol::output::plot::start_classes(&b);
+/// assert!(svg.starts_with("<svg") && svg.contains("tri:5: 4 start classes"));
+/// for legend in ["a1 (3 holes)", "a2 (6 holes)", "a3 (3 holes)", "b3 (3 holes)"] {
+///     assert!(svg.contains(legend), "{legend}");
+/// }
+/// assert_eq!(svg.matches("stroke-width=\"3\"").count(), 4); // one representative a class
+/// ```
 pub fn start_classes(board: &Board) -> String {
     let pos = hole_positions(board);
     let (bw, bh) = board_extent(&pos);

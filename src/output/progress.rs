@@ -14,6 +14,13 @@ fn stack() -> &'static MultiProgress {
 }
 
 /// A bar of `len` steps named `unit`; hidden unless `wanted` and stderr is a terminal.
+///
+/// ```
+/// let b = pegsol::output::progress::bar(14, "jumps", false);
+/// assert!(b.is_hidden());
+/// b.set_position(3); // a hidden bar still keeps count
+/// assert_eq!(b.position(), 3);
+/// ```
 pub fn bar(len: u64, unit: &str, wanted: bool) -> ProgressBar {
     if !wanted || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
