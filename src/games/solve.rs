@@ -470,7 +470,9 @@ impl HopelessTable {
         &buckets[i]
     }
 
-    /// Whether `key` (a canonical position) was recorded as hopeless.
+    /// Whether `key` (a canonical position with at least one peg, as [`HopelessTable::insert`]
+    /// takes; the empty position is not a key, since 0 marks an empty slot) was recorded as
+    /// hopeless.
     ///
     /// ```
     /// use pegsol::games::solve::HopelessTable;

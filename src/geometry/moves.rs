@@ -122,8 +122,10 @@ impl<K: Bits> Lines<K> {
             let (mut fwd, mut bwd) = (0u128, 0u128);
             for i in 0..K::BITS {
                 if t >> i & K::one() == K::one() {
-                    fwd |= (set >> self.forward[c * K::BITS + i] & 1) << i;
-                    bwd |= (set >> self.backward[c * K::BITS + i] & 1) << i;
+                    // A jump numbered 128 or more is never in a `u128` set.
+                    let has = |j: u32| set.checked_shr(j).unwrap_or(0) & 1;
+                    fwd |= has(self.forward[c * K::BITS + i]) << i;
+                    bwd |= has(self.backward[c * K::BITS + i]) << i;
                 }
             }
             out.extend([fwd, bwd]);
@@ -535,8 +537,10 @@ impl<K: Bits> MoveTable<K> {
         }
     }
 
-    /// A set of jumps (bit `j` for jump `j`, boards of up to 128 holes in a line order)
-    /// in the form [`MoveTable::each_jump_within`] takes.
+    /// A set of jumps (bit `j` for jump `j`; jumps numbered 128 or more cannot be in it,
+    /// so on boards of more than 128 jumps they are left out) in the form
+    /// [`MoveTable::each_jump_within`] takes: per line class, the line-order bits of the runs
+    /// taken forwards and backwards.
     ///
     /// ```
     /// use pegsol::{geometry::board::Board, geometry::moves::MoveTable};
@@ -546,6 +550,10 @@ impl<K: Bits> MoveTable<K> {
     /// assert_eq!(t.jump_masks(0), vec![0; 6]);
     /// let every = t.jump_masks((1 << b.jumps().len()) - 1);
     /// assert_eq!(every.iter().map(|m| m.count_ones()).sum::<u32>(), 36);
+    /// // tri:9 has 168 jumps: a full set holds the first 128.
+    /// let t = MoveTable::<u64>::new(&Board::from_spec("tri:9").unwrap(), |_| true);
+    /// let first = t.jump_masks(u128::MAX);
+    /// assert_eq!(first.iter().map(|m| m.count_ones()).sum::<u32>(), 128);
     /// ```
     pub fn jump_masks(&self, set: u128) -> Vec<u128> {
         self.lines.masks(set)

@@ -37,7 +37,9 @@ pub fn csv_bytes<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> Result<Vec<
 /// assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
 /// // A file where the directory should be: bad input (exit code 2).
 /// std::fs::write(tmp.path().join("file"), b"x").unwrap();
-/// assert_eq!(prepare_dir(&tmp.path().join("file")).unwrap_err().exit_code(), 2);
+/// let e = prepare_dir(&tmp.path().join("file")).unwrap_err();
+/// assert_eq!(e.exit_code(), 2);
+/// assert!(e.to_string().ends_with("is a file, not a directory"), "{e}");
 /// # Ok::<(), pegsol::error::Error>(())
 /// ```
 pub fn prepare_dir(dir: &Path) -> Result<()> {
@@ -47,6 +49,12 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
             dir.display()
         ))
     };
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::input(format!(
+            "output directory {} is a file, not a directory",
+            dir.display()
+        )));
+    }
     std::fs::create_dir_all(dir).map_err(fail)?;
     tempfile::Builder::new()
         .prefix(".pegsol-probe")
