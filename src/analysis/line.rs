@@ -79,21 +79,41 @@ impl Config {
     }
 
     /// The mask, first peg at bit 0.
+    ///
+    /// ```
+    /// use pegsol::analysis::line::Config;
+    /// assert_eq!(Config::parse("..II.I").unwrap().mask(), 0b1011);
+    /// ```
     pub fn mask(self) -> u128 {
         self.0
     }
 
     /// Number of pegs.
+    ///
+    /// ```
+    /// use pegsol::analysis::line::Config;
+    /// assert_eq!(Config::parse("II.I").unwrap().pegs(), 3);
+    /// ```
     pub fn pegs(self) -> u32 {
         self.0.count_ones()
     }
 
     /// Cells from the first peg to the last.
+    ///
+    /// ```
+    /// use pegsol::analysis::line::Config;
+    /// assert_eq!(Config::parse("I...I").unwrap().width(), 5);
+    /// ```
     pub fn width(self) -> u32 {
         128 - self.0.leading_zeros()
     }
 
     /// The picture, `I` a peg and `.` a hole, from the first peg to the last.
+    ///
+    /// ```
+    /// use pegsol::analysis::line::Config;
+    /// assert_eq!(Config::new(0b1101).picture(), "I.II");
+    /// ```
     pub fn picture(self) -> String {
         (0..self.width())
             .map(|i| if self.0 >> i & 1 == 1 { 'I' } else { '.' })
@@ -232,6 +252,14 @@ pub fn solvable(from: usize, to: usize) -> Result<Vec<LineLayer>> {
 }
 
 /// [`solvable`] on a pool of `threads` workers (0 = one per core).
+///
+/// ```
+/// use pegsol::analysis::line::{solvable, solvable_with_threads};
+/// let layers = solvable_with_threads(3, 7, 2).unwrap();
+/// // published (Moore and Eppstein): 7 pegs, 16 configurations
+/// assert_eq!(layers.last().unwrap().configs.len(), 16);
+/// assert_eq!(layers, solvable(3, 7).unwrap()); // any number of threads, one answer
+/// ```
 pub fn solvable_with_threads(from: usize, to: usize, threads: usize) -> Result<Vec<LineLayer>> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -242,6 +270,15 @@ pub fn solvable_with_threads(from: usize, to: usize, threads: usize) -> Result<V
 
 /// What `pegsol line --pegs` prints: per number of pegs the counts, then (when `pictures`)
 /// one picture per configuration up to reversal.
+///
+/// ```
+/// use pegsol::analysis::line::{listing_text, solvable};
+/// let layers = solvable(3, 3).unwrap();
+/// assert_eq!(
+///     listing_text(&layers, true),
+///     "3 pegs: 2 configurations reducible to one peg, 1 up to reversal\n  II.I\n"
+/// );
+/// ```
 pub fn listing_text(layers: &[LineLayer], pictures: bool) -> String {
     let mut out = String::new();
     for l in layers {
@@ -272,6 +309,18 @@ pub const LINE_HEADER: &[&str] = &["pegs", "configurations", "configurations_red
 pub const CONFIGURATIONS_HEADER: &[&str] = &["pegs", "picture", "reversal", "width"];
 
 /// `line.csv` and `line_configurations.csv`, as (file name, bytes).
+///
+/// ```
+/// use pegsol::analysis::line::{csv_files, solvable};
+/// let files = csv_files(&solvable(3, 4).unwrap()).unwrap();
+/// assert_eq!(files[0].0, "line.csv");
+/// assert_eq!(
+///     String::from_utf8(files[0].1.clone()).unwrap(),
+///     "pegs,configurations,configurations_reduced\n3,2,1\n4,3,2\n"
+/// );
+/// assert_eq!(files[1].0, "line_configurations.csv");
+/// assert!(String::from_utf8(files[1].1.clone()).unwrap().contains("\n3,II.I,I.II,4\n"));
+/// ```
 pub fn csv_files(layers: &[LineLayer]) -> Result<Vec<(&'static str, Vec<u8>)>> {
     let counts: Vec<Vec<String>> = layers
         .iter()
@@ -433,6 +482,16 @@ impl Search {
 
 /// What `pegsol line --reduce` prints: the fewest pegs and the jumps, each followed by the
 /// configuration it leaves, drawn over every cell the sequence touches.
+///
+/// ```
+/// use pegsol::analysis::line::{reduce, reduction_text, Config};
+/// let c = Config::parse("II.I").unwrap();
+/// let text = reduction_text(&c, &reduce(&c).unwrap());
+/// assert!(text.starts_with(
+///     "II.I: 3 pegs, reducible to 1 peg in 2 jumps (cells numbered from 0 at the first peg)\n"
+/// ));
+/// assert_eq!(text.lines().count(), 4); // the title, the start, one line per jump
+/// ```
 pub fn reduction_text(config: &Config, r: &Reduction) -> String {
     let mut states = vec![(0i64, config.0)];
     for j in &r.jumps {

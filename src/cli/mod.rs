@@ -62,6 +62,13 @@ enum Command {
 }
 
 /// Parses `args` and runs the command; returns the exit code on success.
+///
+/// ```
+/// assert_eq!(pegsol::cli::run(["pegsol", "board", "tri:5"]).unwrap(), 0);
+/// let err = pegsol::cli::run(["pegsol", "board", "--board", "tri:5"]).unwrap_err();
+/// assert_eq!(err.to_string(), "unexpected argument '--board' found");
+/// assert_eq!(err.exit_code(), 2); // bad input
+/// ```
 pub fn run<I, T>(args: I) -> Result<i32>
 where
     I: IntoIterator<Item = T>,

@@ -113,6 +113,12 @@ impl Session {
     }
 
     /// The job: rank and size.
+    ///
+    /// ```
+    /// use pegsol::count::cluster::{Cluster, Session};
+    /// // Outside mpirun: the job of one process.
+    /// assert_eq!(Session::join().unwrap().cluster(), Cluster::single());
+    /// ```
     pub fn cluster(&self) -> Cluster {
         self.cluster
     }
@@ -120,6 +126,14 @@ impl Session {
     /// `result`, when the job has one rank or it is a success. When a rank of a job of
     /// several fails, it says so in one line on stderr and stops the whole job (MPI abort,
     /// with the error's exit code): the other ranks would wait for it forever.
+    ///
+    /// ```
+    /// use pegsol::{count::cluster::Session, error::Error};
+    /// let s = Session::join().unwrap(); // one rank: every result is handed back
+    /// assert_eq!(s.settle(Ok(7)).unwrap(), 7);
+    /// let e = s.settle::<()>(Err(Error::input("bad board"))).unwrap_err();
+    /// assert_eq!(e.to_string(), Error::input("bad board").to_string());
+    /// ```
     pub fn settle<T>(&self, result: Result<T>) -> Result<T> {
         match result {
             Err(e) if self.cluster.size > 1 => {
@@ -154,16 +168,32 @@ fn launched_size() -> Option<usize> {
 
 impl Cluster {
     /// The job of one process.
+    ///
+    /// ```
+    /// use pegsol::count::cluster::Cluster;
+    /// let one = Cluster::single();
+    /// assert_eq!((one.rank(), one.size()), (0, 1));
+    /// assert!((0..64).all(|shard| one.owns(shard)));
+    /// assert_eq!(one, Cluster::default());
+    /// ```
     pub fn single() -> Cluster {
         Cluster { rank: 0, size: 1 }
     }
 
     /// This process's rank, 0 to `size() - 1`.
+    ///
+    /// ```
+    /// assert_eq!(pegsol::count::cluster::Cluster::single().rank(), 0);
+    /// ```
     pub fn rank(&self) -> usize {
         self.rank
     }
 
     /// The number of ranks.
+    ///
+    /// ```
+    /// assert_eq!(pegsol::count::cluster::Cluster::single().size(), 1);
+    /// ```
     pub fn size(&self) -> usize {
         self.size
     }
@@ -178,12 +208,23 @@ impl Cluster {
     }
 
     /// Whether this rank owns shard `shard`.
+    ///
+    /// ```
+    /// let one = pegsol::count::cluster::Cluster::single();
+    /// assert!(one.owns(0) && one.owns(63)); // the only rank owns every shard
+    /// ```
     pub fn owns(&self, shard: usize) -> bool {
         self.owner(shard) == self.rank
     }
 
     /// Sends `send[r]` to rank `r`, for every rank, and returns what each rank sent this
     /// one, by rank. Every rank must call it (a collective).
+    ///
+    /// ```
+    /// let one = pegsol::count::cluster::Cluster::single();
+    /// assert_eq!(one.exchange(vec![vec![1, 2, 3]]).unwrap(), [vec![1, 2, 3]]);
+    /// assert!(one.exchange(vec![vec![1], vec![2]]).is_err()); // one block per rank
+    /// ```
     pub fn exchange(&self, send: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>> {
         if send.len() != self.size {
             return Err(Error::input(format!(
@@ -222,6 +263,11 @@ impl Cluster {
     }
 
     /// The largest over the ranks of each of `values` (a collective).
+    ///
+    /// ```
+    /// let one = pegsol::count::cluster::Cluster::single();
+    /// assert_eq!(one.max(&[3, 9]), vec![3, 9]);
+    /// ```
     pub fn max(&self, values: &[u64]) -> Vec<u64> {
         self.fold(values, u64::max)
     }
@@ -237,6 +283,11 @@ impl Cluster {
     }
 
     /// Whether `yes` holds on every rank (a collective).
+    ///
+    /// ```
+    /// let one = pegsol::count::cluster::Cluster::single();
+    /// assert!(one.all(true) && !one.all(false));
+    /// ```
     pub fn all(&self, yes: bool) -> bool {
         self.fold(&[u64::from(!yes)], u64::max)[0] == 0
     }
@@ -256,7 +307,7 @@ impl Cluster {
     }
 
     /// Stops every rank of the job with exit code `code`.
-    pub fn abort(&self, code: i32) -> ! {
+    pub(crate) fn abort(&self, code: i32) -> ! {
         #[cfg(feature = "mpi")]
         if self.size > 1 {
             use mpi::traits::Communicator;

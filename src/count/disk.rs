@@ -61,6 +61,12 @@ pub struct Identity {
 impl Identity {
     /// The identity of a sweep of `board` (its description) from `starts`, with keys and
     /// counts stored as `encoding` says.
+    ///
+    /// ```
+    /// let id = pegsol::count::disk::Identity::new("tri:5 (test)", &[1, 1 << 100], "u32 keys");
+    /// assert_eq!(id.starts, ["1", "1267650600228229401496703205376"]);
+    /// assert_eq!((id.board.as_str(), id.encoding.as_str()), ("tri:5 (test)", "u32 keys"));
+    /// ```
     pub fn new(board: &str, starts: &[u128], encoding: &str) -> Identity {
         Identity {
             board: board.to_string(),
@@ -126,6 +132,18 @@ pub struct ShardWriter {
 
 impl ShardWriter {
     /// Starts the file of shard `shard` of layer `layer` at `path`.
+    ///
+    /// ```
+    /// use pegsol::count::disk::{Identity, ShardWriter};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("shard-00");
+    /// let w = ShardWriter::create(&path, &Identity::new("tri:5", &[1], "u32"), 3, 0)?;
+    /// // Written under a temporary name until finished.
+    /// assert!(path.with_extension("tmp").exists() && !path.exists());
+    /// w.finish()?;
+    /// assert!(path.exists() && !path.with_extension("tmp").exists());
+    /// # Ok::<(), pegsol::error::Error>(())
+    /// ```
     pub fn create(path: &Path, id: &Identity, layer: usize, shard: usize) -> Result<ShardWriter> {
         let tmp = path.with_extension("tmp");
         let mut file = File::create(&tmp).map_err(|e| io_error(&tmp, "create", e))?;
@@ -156,6 +174,18 @@ impl ShardWriter {
     }
 
     /// Appends one entry: the stored key's low `key_bytes` bytes and one count per start.
+    ///
+    /// ```
+    /// use pegsol::count::disk::{Identity, ShardWriter};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let id = Identity::new("tri:5", &[1, 2], "u32");
+    /// let mut w = ShardWriter::create(&dir.path().join("shard-00"), &id, 3, 0)?;
+    /// w.push(7, 4, &[5, 1])?; // 4 key bytes, then one varint byte per count
+    /// w.push(9, 4, &[300, 0])?; // 300 takes two varint bytes
+    /// let written = w.finish()?;
+    /// assert_eq!((written.entries, written.bytes), (2, 512 + 6 + 7));
+    /// # Ok::<(), pegsol::error::Error>(())
+    /// ```
     #[inline]
     pub fn push(&mut self, key: u128, key_bytes: usize, counts: &[u128]) -> Result<()> {
         self.scratch.clear();
@@ -173,11 +203,34 @@ impl ShardWriter {
     }
 
     /// Bytes written so far, header included.
+    ///
+    /// ```
+    /// use pegsol::count::disk::{Identity, ShardWriter, HEADER};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let id = Identity::new("tri:5", &[1], "u32");
+    /// let mut w = ShardWriter::create(&dir.path().join("shard-00"), &id, 3, 0)?;
+    /// assert_eq!(w.bytes(), HEADER as u64);
+    /// w.push(7, 4, &[5])?;
+    /// assert_eq!(w.bytes(), HEADER as u64 + 5);
+    /// assert_eq!(w.finish()?.bytes, HEADER as u64 + 5);
+    /// # Ok::<(), pegsol::error::Error>(())
+    /// ```
     pub fn bytes(&self) -> u64 {
         HEADER as u64 + self.out.get_ref().bytes + self.out.buffer().len() as u64
     }
 
     /// Writes the header, syncs the file and gives it its name.
+    ///
+    /// ```
+    /// use pegsol::count::disk::{Identity, ShardWriter, Written};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("shard-00");
+    /// let mut w = ShardWriter::create(&path, &Identity::new("tri:5", &[1], "u32"), 3, 0)?;
+    /// w.push(7, 4, &[5])?;
+    /// assert_eq!(w.finish()?, Written { entries: 1, bytes: 517 });
+    /// assert_eq!(std::fs::metadata(&path).unwrap().len(), 517);
+    /// # Ok::<(), pegsol::error::Error>(())
+    /// ```
     pub fn finish(mut self) -> Result<Written> {
         self.out
             .flush()
@@ -229,6 +282,23 @@ pub struct ShardReader {
 impl ShardReader {
     /// Opens the file of shard `shard` of layer `layer` of the sweep `id`, refusing it if
     /// its header says otherwise or its length does not match.
+    ///
+    /// ```
+    /// # use pegsol::count::disk::{Identity, ShardReader, ShardWriter};
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let path = dir.path().join("shard-05");
+    /// # let id = Identity::new("tri:5", &[1, 2], "u32");
+    /// # let mut w = ShardWriter::create(&path, &id, 3, 5)?;
+    /// # w.push(7, 4, &[5, 1 << 100])?;
+    /// # w.push(9, 4, &[0, 1])?;
+    /// # w.finish()?;
+    /// assert!(ShardReader::open(&path, &id, 3, 5).is_ok());
+    /// // Another sweep's file, or another layer's, is refused.
+    /// let other = Identity::new("tri:6", &[1, 2], "u32");
+    /// assert!(ShardReader::open(&path, &other, 3, 5).is_err());
+    /// assert!(ShardReader::open(&path, &id, 4, 5).is_err());
+    /// # Ok::<(), pegsol::error::Error>(())
+    /// ```
     pub fn open(path: &Path, id: &Identity, layer: usize, shard: usize) -> Result<ShardReader> {
         let mut file = File::open(path).map_err(|e| io_error(path, "open", e))?;
         let corrupt = |why: &str| {
@@ -315,6 +385,23 @@ impl ShardReader {
 
     /// The next entry: its key (`key_bytes` bytes) and `lanes` counts; `None` after the
     /// last, once the checksum has been checked.
+    ///
+    /// ```
+    /// # use pegsol::count::disk::{Identity, ShardReader, ShardWriter};
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let path = dir.path().join("shard-05");
+    /// # let id = Identity::new("tri:5", &[1, 2], "u32");
+    /// # let mut w = ShardWriter::create(&path, &id, 3, 5)?;
+    /// # w.push(7, 4, &[5, 1 << 100])?;
+    /// # w.push(9, 4, &[0, 1])?;
+    /// # w.finish()?;
+    /// // Two entries written: 7 with counts [5, 2^100], 9 with [0, 1].
+    /// let mut r = ShardReader::open(&path, &id, 3, 5)?;
+    /// assert_eq!(r.next(4, 2)?, Some((7, vec![5, 1 << 100])));
+    /// assert_eq!(r.next(4, 2)?, Some((9, vec![0, 1])));
+    /// assert_eq!(r.next(4, 2)?, None);
+    /// # Ok::<(), pegsol::error::Error>(())
+    /// ```
     pub fn next(&mut self, key_bytes: usize, lanes: usize) -> Result<Option<(u128, Vec<u128>)>> {
         let mut counts = vec![0u128; lanes];
         Ok(self
@@ -324,6 +411,26 @@ impl ShardReader {
 
     /// The next entry's key (`key_bytes` bytes), its counts written into `counts`; `None`
     /// after the last, once the checksum has been checked.
+    ///
+    /// ```
+    /// # use pegsol::count::disk::{Identity, ShardReader, ShardWriter};
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let path = dir.path().join("shard-05");
+    /// # let id = Identity::new("tri:5", &[1, 2], "u32");
+    /// # let mut w = ShardWriter::create(&path, &id, 3, 5)?;
+    /// # w.push(7, 4, &[5, 1 << 100])?;
+    /// # w.push(9, 4, &[0, 1])?;
+    /// # w.finish()?;
+    /// // Two entries written: 7 with counts [5, 2^100], 9 with [0, 1].
+    /// let mut r = ShardReader::open(&path, &id, 3, 5)?;
+    /// let mut counts = [0u128; 2];
+    /// assert_eq!(r.next_into(4, &mut counts)?, Some(7));
+    /// assert_eq!(counts, [5, 1 << 100]);
+    /// assert_eq!(r.next_into(4, &mut counts)?, Some(9));
+    /// assert_eq!(counts, [0, 1]);
+    /// assert_eq!(r.next_into(4, &mut counts)?, None);
+    /// # Ok::<(), pegsol::error::Error>(())
+    /// ```
     #[inline]
     pub fn next_into(&mut self, key_bytes: usize, counts: &mut [u128]) -> Result<Option<u128>> {
         if self.left == 0 {
@@ -356,6 +463,25 @@ impl ShardReader {
     }
 
     /// Reads the whole file and checks its checksum.
+    ///
+    /// ```
+    /// # use pegsol::count::disk::{Identity, ShardReader, ShardWriter};
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let path = dir.path().join("shard-05");
+    /// # let id = Identity::new("tri:5", &[1, 2], "u32");
+    /// # let mut w = ShardWriter::create(&path, &id, 3, 5)?;
+    /// # w.push(7, 4, &[5, 1 << 100])?;
+    /// # w.push(9, 4, &[0, 1])?;
+    /// # w.finish()?;
+    /// // Two entries written.
+    /// assert_eq!(ShardReader::open(&path, &id, 3, 5)?.verify(4, 2)?, 2);
+    /// // One flipped bit in the payload: the checksum fails.
+    /// let mut bytes = std::fs::read(&path).unwrap();
+    /// *bytes.last_mut().unwrap() ^= 0x40;
+    /// std::fs::write(&path, &bytes).unwrap();
+    /// assert!(ShardReader::open(&path, &id, 3, 5)?.verify(4, 2).is_err());
+    /// # Ok::<(), pegsol::error::Error>(())
+    /// ```
     pub fn verify(mut self, key_bytes: usize, lanes: usize) -> Result<u64> {
         let mut counts = vec![0u128; lanes];
         let mut n = 0;
@@ -423,7 +549,7 @@ struct Checkpoint {
 }
 
 /// One sweep's folder in the work directory.
-pub struct Work {
+pub(crate) struct Work {
     dir: PathBuf,
     id: Identity,
     /// The folder existed with a checkpoint, or this run made it.
@@ -433,26 +559,26 @@ pub struct Work {
 
 /// A finished layer on disk: its folder and what each shard file holds.
 #[derive(Clone, Debug)]
-pub struct LayerFiles {
+pub(crate) struct LayerFiles {
     /// The layer (jumps made).
-    pub layer: usize,
+    pub(crate) layer: usize,
     /// Its folder.
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// Per shard: entries and bytes.
-    pub shards: Vec<Written>,
+    pub(crate) shards: Vec<Written>,
 }
 
 impl LayerFiles {
     /// Entries of the layer.
-    pub fn entries(&self) -> u64 {
+    pub(crate) fn entries(&self) -> u64 {
         self.shards.iter().map(|w| w.entries).sum()
     }
     /// Bytes of its files.
-    pub fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         self.shards.iter().map(|w| w.bytes).sum()
     }
     /// The file of shard `s`.
-    pub fn path(&self, s: usize) -> PathBuf {
+    pub(crate) fn path(&self, s: usize) -> PathBuf {
         shard_path(&self.dir, s)
     }
 }
@@ -480,7 +606,7 @@ pub fn folder_name(text: &str) -> String {
 
 impl Work {
     /// The folder `name` of the sweep `id` under `root` (not created yet).
-    pub fn new(root: &Path, name: &str, id: Identity, keep: bool) -> Work {
+    pub(crate) fn new(root: &Path, name: &str, id: Identity, keep: bool) -> Work {
         Work {
             dir: root.join(folder_name(name)),
             id,
@@ -490,19 +616,19 @@ impl Work {
     }
 
     /// The sweep's folder.
-    pub fn dir(&self) -> &Path {
+    pub(crate) fn dir(&self) -> &Path {
         &self.dir
     }
 
     /// Creates the folder (and the work directory) if missing.
-    pub fn create(&mut self) -> Result<()> {
+    pub(crate) fn create(&mut self) -> Result<()> {
         fs::create_dir_all(&self.dir).map_err(|e| io_error(&self.dir, "create", e))?;
         self.made = true;
         Ok(())
     }
 
     /// The folder of layer `layer`, emptied.
-    pub fn fresh_layer_dir(&self, layer: usize) -> Result<PathBuf> {
+    pub(crate) fn fresh_layer_dir(&self, layer: usize) -> Result<PathBuf> {
         let dir = self.dir.join(format!("layer-{layer:03}"));
         if dir.exists() {
             fs::remove_dir_all(&dir).map_err(|e| io_error(&dir, "remove", e))?;
@@ -512,13 +638,13 @@ impl Work {
     }
 
     /// The sweep's identity.
-    pub fn id(&self) -> &Identity {
+    pub(crate) fn id(&self) -> &Identity {
         &self.id
     }
 
     /// Records `files` as the layer to resume from, with the statistics so far, then
     /// removes every other layer's folder.
-    pub fn checkpoint(&self, files: &LayerFiles, progress: &Progress) -> Result<()> {
+    pub(crate) fn checkpoint(&self, files: &LayerFiles, progress: &Progress) -> Result<()> {
         self.write_checkpoint(files, progress)?;
         self.remove_layers_but(Some(files.layer))
     }
@@ -527,7 +653,7 @@ impl Work {
     /// the checkpoint before it (as `checkpoint-prev.json`) and its layer's files, for a
     /// sweep shared by several MPI ranks: until every rank has recorded the new layer, the
     /// job must be able to resume from the old one ([`Work::forget_before`]).
-    pub fn checkpoint_keeping(&self, files: &LayerFiles, progress: &Progress) -> Result<()> {
+    pub(crate) fn checkpoint_keeping(&self, files: &LayerFiles, progress: &Progress) -> Result<()> {
         let path = self.dir.join(CHECKPOINT);
         if path.exists() {
             let prev = self.dir.join(PREVIOUS);
@@ -538,7 +664,7 @@ impl Work {
 
     /// Removes the checkpoint [`Work::checkpoint_keeping`] kept and every layer's folder but
     /// `layer`'s.
-    pub fn forget_before(&self, layer: usize) -> Result<()> {
+    pub(crate) fn forget_before(&self, layer: usize) -> Result<()> {
         let prev = self.dir.join(PREVIOUS);
         if prev.exists() {
             fs::remove_file(&prev).map_err(|e| io_error(&prev, "remove", e))?;
@@ -587,7 +713,7 @@ impl Work {
     /// The checkpoint to resume from, if the folder has one: the layer's files (each header
     /// and length checked, and every checksum when `verify` is given) and the statistics so
     /// far. A checkpoint of another sweep, or a damaged one, is refused.
-    pub fn resume(
+    pub(crate) fn resume(
         &mut self,
         verify: impl Fn(&Path, usize, usize) -> Result<u64>,
     ) -> Result<Option<(LayerFiles, Progress)>> {
@@ -600,7 +726,7 @@ impl Work {
     /// The layers the folder's checkpoints name, newest first: the last one and, when a
     /// sweep of several MPI ranks stopped before every rank recorded its layer, the one
     /// before ([`Work::checkpoint_keeping`]).
-    pub fn checkpoint_layers(&self) -> Result<Vec<usize>> {
+    pub(crate) fn checkpoint_layers(&self) -> Result<Vec<usize>> {
         let mut layers = Vec::new();
         for name in [CHECKPOINT, PREVIOUS] {
             if let Some(ck) = self.read_checkpoint(name)? {
@@ -615,7 +741,7 @@ impl Work {
     /// Resumes from the checkpoint of `layer` ([`Work::checkpoint_layers`]), as
     /// [`Work::resume`] does; with `None`, forgets every checkpoint and layer of the folder
     /// (the sweep starts over: another rank of the job had none).
-    pub fn resume_layer(
+    pub(crate) fn resume_layer(
         &mut self,
         layer: Option<usize>,
         verify: impl Fn(&Path, usize, usize) -> Result<u64>,
@@ -718,7 +844,7 @@ impl Work {
 
     /// After a successful sweep: removes the folder (and the work directory, if that
     /// leaves it empty) unless asked to keep it.
-    pub fn finish(self) -> Result<()> {
+    pub(crate) fn finish(self) -> Result<()> {
         if self.keep || !self.made {
             return Ok(());
         }

@@ -51,6 +51,18 @@ pub struct CsvRows {
 
 impl CsvRows {
     /// The rows of one count.
+    ///
+    /// ```
+    /// use pegsol::{count::{count, CountOptions}, geometry::Board};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+    /// let rows = pegsol::count::export::CsvRows::of(&c);
+    /// let summary = ["tri:5", "a1", "3016", "1544", "568630", "29760", "8", "2", "6", "2"];
+    /// assert_eq!(rows.summary, summary); // published: 568,630 games, 29,760 wins
+    /// assert_eq!(rows.pegs_left[0], ["tri:5", "a1", "1", "29760"]);
+    /// assert_eq!(rows.finish[0], ["tri:5", "a1", "a1", "6816"]);
+    /// assert_eq!(rows.depth[0], ["tri:5", "a1", "0", "1", "1", "0", "0"]);
+    /// ```
     pub fn of(c: &Counts) -> CsvRows {
         let key = |rest: Vec<String>| {
             let mut row = vec![c.board.clone(), c.start.clone()];
@@ -98,6 +110,17 @@ impl CsvRows {
 }
 
 /// The four files of `pegsol count --csv` for one or more counts, as (file name, bytes).
+///
+/// ```
+/// use pegsol::{count::{count, CountOptions}, geometry::Board};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+/// let files = pegsol::count::export::count_files(&[c]).unwrap();
+/// let names: Vec<&str> = files.iter().map(|f| f.0).collect();
+/// assert_eq!(names, ["summary.csv", "pegs_left.csv", "finish.csv", "depth.csv"]);
+/// let summary = String::from_utf8(files[0].1.clone()).unwrap();
+/// assert!(summary.ends_with("\ntri:5,a1,3016,1544,568630,29760,8,2,6,2\n"));
+/// ```
 pub fn count_files(counts: &[Counts]) -> Result<Vec<(&'static str, Vec<u8>)>> {
     let rows: Vec<CsvRows> = counts.iter().map(CsvRows::of).collect();
     let summary: Vec<Vec<String>> = rows.iter().map(|r| r.summary.clone()).collect();
@@ -119,6 +142,16 @@ pub fn count_files(counts: &[Counts]) -> Result<Vec<(&'static str, Vec<u8>)>> {
 }
 
 /// The readable summary `pegsol count` prints, numbers with thousands separators.
+///
+/// ```
+/// use pegsol::{count::{count, CountOptions}, geometry::Board};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+/// let text = pegsol::count::export::summary_text(&c);
+/// assert!(text.starts_with("board tri:5, start a1 (15 holes, 14 pegs)\n"));
+/// assert!(text.contains("games               568,630\n")); // published
+/// assert!(text.contains("wins                29,760\n"));
+/// ```
 pub fn summary_text(c: &Counts) -> String {
     let (max_pegs, max_games) = c.max_dead_end();
     let (short_jumps, short_games) = c.shortest_game();

@@ -65,6 +65,29 @@ pub fn share(wins: u128, games: u128) -> String {
 
 /// The comparison rows of one board: one per start in the table, then the total over all
 /// starts when the starts' classes cover every hole of the board.
+///
+/// ```
+/// # use pegsol::count::table::{self, BatchOptions, Format};
+/// # let plan = table::plan(&["tri:5".into()], &[]).unwrap();
+/// # let opts = BatchOptions {
+/// #     threads: 1,
+/// #     max_memory: pegsol::memory::default_budget(),
+/// #     progress: false,
+/// #     dir: None,
+/// #     format: Format::Csv,
+/// #     command: String::new(),
+/// #     work_dir: None,
+/// #     keep_work: false,
+/// #     max_disk: None,
+/// #     cluster: Default::default(),
+/// # };
+/// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
+/// // `t`: a table of tri:5 from each of its four start classes.
+/// let rows = pegsol::count::report::rows(&t, "tri:5").unwrap();
+/// let starts: Vec<&str> = rows.iter().map(|r| r.start.as_str()).collect();
+/// assert_eq!(starts, ["a1", "a2", "a3", "b3", "all"]);
+/// assert_eq!((rows[0].class_size, rows[0].wins, rows[0].games), (3, 29_760, 568_630)); // published
+/// ```
 pub fn rows(table: &Table, board: &str) -> Result<Vec<Row>> {
     let header = table::summary_header();
     let col = |name: &str| header.iter().position(|h| *h == name).expect("column") - 2;
@@ -113,11 +136,57 @@ pub fn rows(table: &Table, board: &str) -> Result<Vec<Row>> {
 
 /// The total over all starts of `board` (the row with start `all`), if the table covers
 /// every start class.
+///
+/// ```
+/// # use pegsol::count::table::{self, BatchOptions, Format};
+/// # let plan = table::plan(&["tri:5".into()], &[]).unwrap();
+/// # let opts = BatchOptions {
+/// #     threads: 1,
+/// #     max_memory: pegsol::memory::default_budget(),
+/// #     progress: false,
+/// #     dir: None,
+/// #     format: Format::Csv,
+/// #     command: String::new(),
+/// #     work_dir: None,
+/// #     keep_work: false,
+/// #     max_disk: None,
+/// #     cluster: Default::default(),
+/// # };
+/// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
+/// // `t`: a table of tri:5 from each of its four start classes.
+/// let all = pegsol::count::report::total(&t, "tri:5").unwrap().unwrap();
+/// // published: over the 15 single-vacancy starts
+/// assert_eq!((all.class_size, all.wins, all.games), (15, 438_984, 7_335_390));
+/// assert_eq!(pegsol::count::report::total(&t, "tri:6").unwrap(), None);
+/// ```
 pub fn total(table: &Table, board: &str) -> Result<Option<Row>> {
     Ok(rows(table, board)?.into_iter().find(|r| r.start == "all"))
 }
 
 /// Games by pegs left over every start of `board` in the table (classes weighted by size).
+///
+/// ```
+/// # use pegsol::count::table::{self, BatchOptions, Format};
+/// # let plan = table::plan(&["tri:5".into()], &[]).unwrap();
+/// # let opts = BatchOptions {
+/// #     threads: 1,
+/// #     max_memory: pegsol::memory::default_budget(),
+/// #     progress: false,
+/// #     dir: None,
+/// #     format: Format::Csv,
+/// #     command: String::new(),
+/// #     work_dir: None,
+/// #     keep_work: false,
+/// #     max_disk: None,
+/// #     cluster: Default::default(),
+/// # };
+/// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
+/// // `t`: a table of tri:5 from each of its four start classes.
+/// let rows = pegsol::count::report::pegs_left_total(&t, "tri:5").unwrap();
+/// assert_eq!(rows[0], (1, 438_984)); // published: wins over the 15 starts
+/// assert_eq!(rows.iter().map(|r| r.1).sum::<u128>(), 7_335_390); // and games
+/// assert_eq!(rows.last(), Some(&(10, 2 * 3))); // 2 games from each interior start
+/// ```
 pub fn pegs_left_total(table: &Table, board: &str) -> Result<Vec<(usize, u128)>> {
     let mut acc: std::collections::BTreeMap<usize, u128> = Default::default();
     for r in rows(table, board)?.iter().filter(|r| r.start != "all") {
@@ -143,6 +212,28 @@ fn slug(board: &str) -> String {
 /// swept together) and summary.csv (positions, summed over the sweep's pairs). Pairs of
 /// one sweep share its runs.csv values; pairs from before the `sweep` column are a sweep
 /// each.
+///
+/// ```
+/// # use pegsol::count::table::{self, BatchOptions, Format};
+/// # let plan = table::plan(&["tri:5".into()], &[]).unwrap();
+/// # let opts = BatchOptions {
+/// #     threads: 1,
+/// #     max_memory: pegsol::memory::default_budget(),
+/// #     progress: false,
+/// #     dir: None,
+/// #     format: Format::Csv,
+/// #     command: String::new(),
+/// #     work_dir: None,
+/// #     keep_work: false,
+/// #     max_disk: None,
+/// #     cluster: Default::default(),
+/// # };
+/// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
+/// // `t`: a table of tri:5 from each of its four start classes, one sweep for all four.
+/// let costs = pegsol::count::report::sweep_costs(&t);
+/// assert_eq!(costs.len(), 1);
+/// assert_eq!(costs[0].board, "tri:5");
+/// ```
 pub fn sweep_costs(table: &Table) -> Vec<plot::SweepCost> {
     let mut out: Vec<(String, plot::SweepCost)> = Vec::new();
     for (key, e) in &table.entries {
@@ -177,6 +268,30 @@ pub fn sweep_costs(table: &Table) -> Vec<plot::SweepCost> {
 /// by pegs left, one line per compared board), `scaling.svg` (wall time and peak memory
 /// against positions, one point per sweep, from runs.csv), and for every board of the table
 /// `classes_BOARD.svg` and `finish_BOARD.svg`. Returns the names of the files written.
+///
+/// ```
+/// use pegsol::count::table::{self, BatchOptions, Format};
+/// let dir = tempfile::tempdir().unwrap();
+/// let plan = table::plan(&["tri:5".into()], &[]).unwrap();
+/// let opts = BatchOptions {
+///     threads: 1,
+///     max_memory: pegsol::memory::default_budget(),
+///     progress: false,
+///     dir: Some(dir.path().join("table")),
+///     format: Format::Csv,
+///     command: String::new(),
+///     work_dir: None,
+///     keep_work: false,
+///     max_disk: None,
+///     cluster: Default::default(),
+/// };
+/// table::run_batch(&plan, &opts).unwrap();
+/// let out = dir.path().join("report");
+/// let names = pegsol::count::report::write(&dir.path().join("table"), &[], &out).unwrap();
+/// assert_eq!(names[..2], ["comparison.csv", "comparison.md"]);
+/// let csv = std::fs::read_to_string(out.join("comparison.csv")).unwrap();
+/// assert!(csv.contains("\ntri:5,all,15,438984,7335390,")); // published totals
+/// ```
 pub fn write(dir: &Path, boards: &[String], out: &Path) -> Result<Vec<String>> {
     let table = Table::load(dir, Format::Csv)?;
     if table.entries.is_empty() {

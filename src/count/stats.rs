@@ -145,6 +145,14 @@ impl Counts {
     }
 
     /// Wins whose last peg stands in the named hole.
+    ///
+    /// ```
+    /// use pegsol::{count::{count, CountOptions}, geometry::Board};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+    /// assert_eq!(c.wins_at("a1"), 6_816); // published: back to the start hole
+    /// assert_eq!(c.wins_at("z9"), 0); // not a hole
+    /// ```
     pub fn wins_at(&self, hole: &str) -> u128 {
         self.finish
             .iter()

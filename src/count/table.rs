@@ -190,6 +190,14 @@ pub struct Key {
 
 impl Key {
     /// The key of a board and start.
+    ///
+    /// ```
+    /// use pegsol::count::table::Key;
+    /// assert_eq!(Key::new("tri:5", "a1").start, "a1");
+    /// // Boards in natural order, then starts by row and column.
+    /// assert!(Key::new("tri:9", "a1") < Key::new("tri:10", "a1"));
+    /// assert!(Key::new("tri:5", "c1") < Key::new("tri:5", "a2"));
+    /// ```
     pub fn new(board: &str, start: &str) -> Key {
         Key {
             board: board.to_string(),
@@ -270,6 +278,16 @@ pub struct Entry {
 
 impl Entry {
     /// The entry of a finished count.
+    ///
+    /// ```
+    /// use pegsol::{count::{count, table::Entry, CountOptions}, geometry::Board};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+    /// let e = Entry::new(&c, 3, vec![]);
+    /// // summary.csv's values after board and start, then the class size (published figures)
+    /// assert_eq!(e.summary, ["3016", "1544", "568630", "29760", "8", "2", "6", "2", "3"]);
+    /// assert_eq!(e.finish[0], ["a1", "6816"]);
+    /// ```
     pub fn new(counts: &Counts, class_size: usize, run: Vec<String>) -> Entry {
         let rows = CsvRows::of(counts);
         let strip = |rows: Vec<Vec<String>>| -> Vec<Vec<String>> {
@@ -295,6 +313,13 @@ pub struct Table {
 }
 
 /// The header of a table's summary.csv.
+///
+/// ```
+/// let h = pegsol::count::table::summary_header();
+/// assert_eq!(h[..2], ["board", "start"]);
+/// assert_eq!(h.last(), Some(&"start_class_size"));
+/// assert_eq!(h.len(), pegsol::count::export::SUMMARY_HEADER.len() + 1);
+/// ```
 pub fn summary_header() -> Vec<&'static str> {
     let mut h = export::SUMMARY_HEADER.to_vec();
     h.push(CLASS_SIZE_COLUMN);
@@ -327,6 +352,27 @@ fn csv_files() -> Vec<FileSpec> {
 
 impl Table {
     /// Whether the pair is finished.
+    ///
+    /// ```
+    /// # use pegsol::count::table::{self, BatchOptions, Format};
+    /// # let plan = table::plan(&["tri:5".into()], &[]).unwrap();
+    /// # let opts = BatchOptions {
+    /// #     threads: 1,
+    /// #     max_memory: pegsol::memory::default_budget(),
+    /// #     progress: false,
+    /// #     dir: None,
+    /// #     format: Format::Csv,
+    /// #     command: String::new(),
+    /// #     work_dir: None,
+    /// #     keep_work: false,
+    /// #     max_disk: None,
+    /// #     cluster: Default::default(),
+    /// # };
+    /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
+    /// // `t`: a table of tri:5 from each of its four start classes (a1 stands for the corners).
+    /// assert!(t.contains("tri:5", "a1") && t.contains("tri:5", "b3"));
+    /// assert!(!t.contains("tri:5", "a5") && !t.contains("tri:6", "a1"));
+    /// ```
     pub fn contains(&self, board: &str, start: &str) -> bool {
         self.entries.contains_key(&Key::new(board, start))
     }
@@ -334,6 +380,29 @@ impl Table {
     /// Reads the table stored in `dir` (empty when `dir` holds none). Rows of pairs without
     /// a `runs.csv` row (left by a kill between two renames) are dropped: they will be
     /// computed again.
+    ///
+    /// ```
+    /// # use pegsol::count::table::{self, BatchOptions, Format};
+    /// # let plan = table::plan(&["tri:5".into()], &[]).unwrap();
+    /// # let opts = BatchOptions {
+    /// #     threads: 1,
+    /// #     max_memory: pegsol::memory::default_budget(),
+    /// #     progress: false,
+    /// #     dir: None,
+    /// #     format: Format::Csv,
+    /// #     command: String::new(),
+    /// #     work_dir: None,
+    /// #     keep_work: false,
+    /// #     max_disk: None,
+    /// #     cluster: Default::default(),
+    /// # };
+    /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
+    /// // `t`: a table of tri:5 from each of its four start classes.
+    /// let dir = tempfile::tempdir().unwrap();
+    /// assert!(table::Table::load(dir.path(), Format::Csv).unwrap().entries.is_empty());
+    /// t.save(dir.path(), Format::Json).unwrap();
+    /// assert_eq!(table::Table::load(dir.path(), Format::Json).unwrap(), t);
+    /// ```
     pub fn load(dir: &Path, format: Format) -> Result<Table> {
         match format {
             Format::Csv => Table::load_csv(dir),
@@ -446,6 +515,30 @@ impl Table {
     /// The files of the table in `format`, as (file name, bytes); in CSV format runs.csv
     /// comes last, so that writing them in this order makes a pair complete only once all
     /// its rows are in place.
+    ///
+    /// ```
+    /// # use pegsol::count::table::{self, BatchOptions, Format};
+    /// # let plan = table::plan(&["tri:5".into()], &[]).unwrap();
+    /// # let opts = BatchOptions {
+    /// #     threads: 1,
+    /// #     max_memory: pegsol::memory::default_budget(),
+    /// #     progress: false,
+    /// #     dir: None,
+    /// #     format: Format::Csv,
+    /// #     command: String::new(),
+    /// #     work_dir: None,
+    /// #     keep_work: false,
+    /// #     max_disk: None,
+    /// #     cluster: Default::default(),
+    /// # };
+    /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
+    /// // `t`: a table of tri:5 from each of its four start classes.
+    /// let names: Vec<&str> = t.files(Format::Csv).unwrap().iter().map(|f| f.0).collect();
+    /// assert_eq!(names, ["summary.csv", "pegs_left.csv", "finish.csv", "depth.csv", "runs.csv"]);
+    /// let summary = String::from_utf8(t.files(Format::Csv).unwrap()[0].1.clone()).unwrap();
+    /// assert!(summary.contains("\ntri:5,a1,3016,1544,568630,29760,8,2,6,2,3\n")); // published
+    /// assert_eq!(t.files(Format::Json).unwrap()[0].0, "table.json");
+    /// ```
     pub fn files(&self, format: Format) -> Result<Vec<(&'static str, Vec<u8>)>> {
         match format {
             Format::Csv => csv_files()
@@ -477,6 +570,29 @@ impl Table {
     /// The table as one JSON document: `{"pairs": [{board, start, summary, pegs_left,
     /// finish, depth, run}, ...]}`, field names as in the CSV headers, integers as JSON
     /// numbers (exact, however large).
+    ///
+    /// ```
+    /// # use pegsol::count::table::{self, BatchOptions, Format};
+    /// # let plan = table::plan(&["tri:5".into()], &[]).unwrap();
+    /// # let opts = BatchOptions {
+    /// #     threads: 1,
+    /// #     max_memory: pegsol::memory::default_budget(),
+    /// #     progress: false,
+    /// #     dir: None,
+    /// #     format: Format::Csv,
+    /// #     command: String::new(),
+    /// #     work_dir: None,
+    /// #     keep_work: false,
+    /// #     max_disk: None,
+    /// #     cluster: Default::default(),
+    /// # };
+    /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
+    /// // `t`: a table of tri:5 from each of its four start classes.
+    /// let j = t.to_json();
+    /// assert_eq!(j["pairs"][0]["start"], "a1");
+    /// assert_eq!(j["pairs"][0]["summary"]["games"].to_string(), "568630"); // published
+    /// assert_eq!(j["pairs"][3]["summary"]["wins"].to_string(), "1550"); // b3, published
+    /// ```
     pub fn to_json(&self) -> Value {
         let object = |header: &[&str], values: &[String]| -> Value {
             let map: Map<String, Value> = header[2..]
@@ -513,6 +629,31 @@ impl Table {
     }
 
     /// Writes the table into `dir`, every file replaced atomically.
+    ///
+    /// ```
+    /// # use pegsol::count::table::{self, BatchOptions, Format};
+    /// # let plan = table::plan(&["tri:5".into()], &[]).unwrap();
+    /// # let opts = BatchOptions {
+    /// #     threads: 1,
+    /// #     max_memory: pegsol::memory::default_budget(),
+    /// #     progress: false,
+    /// #     dir: None,
+    /// #     format: Format::Csv,
+    /// #     command: String::new(),
+    /// #     work_dir: None,
+    /// #     keep_work: false,
+    /// #     max_disk: None,
+    /// #     cluster: Default::default(),
+    /// # };
+    /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
+    /// // `t`: a table of tri:5 from each of its four start classes.
+    /// let dir = tempfile::tempdir().unwrap();
+    /// t.save(dir.path(), Format::Csv).unwrap();
+    /// let summary = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
+    /// assert!(summary.contains("\ntri:5,b3,"));
+    /// assert_eq!(summary.lines().count(), 1 + 4);
+    /// assert_eq!(table::Table::load(dir.path(), Format::Csv).unwrap(), t);
+    /// ```
     pub fn save(&self, dir: &Path, format: Format) -> Result<()> {
         files::write_atomically(dir, &self.files(format)?)
     }
@@ -574,12 +715,25 @@ fn read_csv(path: &Path, header: &[&str]) -> Result<Vec<(Key, Vec<String>)>> {
 
 /// The git commit pegsol was built from (`-dirty` when its sources, `src/`, `build.rs`,
 /// `Cargo.toml` or `Cargo.lock`, had changes), or `unknown` outside a git checkout.
+///
+/// ```
+/// let c = pegsol::count::table::git_commit();
+/// let hash = c.trim_end_matches("-dirty");
+/// assert!(c == "unknown" || (hash.len() == 40 && hash.chars().all(|x| x.is_ascii_hexdigit())));
+/// ```
 pub fn git_commit() -> &'static str {
     option_env!("PEGSOL_GIT_COMMIT").unwrap_or("unknown")
 }
 
 /// The flag Ctrl-C and SIGTERM set; the handler is installed on first use. Counts stop at
 /// the next batch of work; finished pairs are already on disk.
+///
+/// ```
+/// use std::sync::{Arc, atomic::Ordering};
+/// let flag = pegsol::count::table::cancel_flag();
+/// assert!(!flag.load(Ordering::SeqCst)); // no Ctrl-C yet
+/// assert!(Arc::ptr_eq(&flag, &pegsol::count::table::cancel_flag())); // one flag
+/// ```
 pub fn cancel_flag() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| {
@@ -636,6 +790,30 @@ pub struct BatchReport {
 /// Runs the pairs of `plan` not yet in the table stored in `opts.dir`, saving the table
 /// after each sweep. Returns [`Error::Interrupted`] on Ctrl-C or SIGTERM, with every pair
 /// finished so far saved.
+///
+/// ```
+/// use pegsol::count::table::{self, BatchOptions, Format};
+/// let dir = tempfile::tempdir().unwrap();
+/// let plan = table::plan(&["tri:5".into()], &[]).unwrap();
+/// let opts = BatchOptions {
+///     threads: 1,
+///     max_memory: pegsol::memory::default_budget(),
+///     progress: false,
+///     dir: Some(dir.path().to_path_buf()),
+///     format: Format::Csv,
+///     command: String::new(),
+///     work_dir: None,
+///     keep_work: false,
+///     max_disk: None,
+///     cluster: Default::default(),
+/// };
+/// let first = table::run_batch(&plan, &opts).unwrap();
+/// assert_eq!((first.computed, first.skipped), (4, 0));
+/// assert_eq!(first.table.entries.values().next().unwrap().summary[3], "29760"); // a1, published
+/// let again = table::run_batch(&plan, &opts).unwrap(); // resumed: nothing left to do
+/// assert_eq!((again.computed, again.skipped), (0, 4));
+/// assert_eq!(again.table, first.table);
+/// ```
 pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
     let first = opts.cluster.rank() == 0;
     let mut table = match &opts.dir {
@@ -921,6 +1099,28 @@ pub fn shell_words(args: &[String]) -> String {
 /// The readable table `pegsol table` prints: the pairs of `plan`, one line each, then per
 /// board the totals over all its starts (each class weighted by its size) when the plan
 /// covers every class.
+///
+/// ```
+/// # use pegsol::count::table::{self, BatchOptions, Format};
+/// # let plan = table::plan(&["tri:5".into()], &[]).unwrap();
+/// # let opts = BatchOptions {
+/// #     threads: 1,
+/// #     max_memory: pegsol::memory::default_budget(),
+/// #     progress: false,
+/// #     dir: None,
+/// #     format: Format::Csv,
+/// #     command: String::new(),
+/// #     work_dir: None,
+/// #     keep_work: false,
+/// #     max_disk: None,
+/// #     cluster: Default::default(),
+/// # };
+/// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
+/// // `t`: a table of tri:5 from each of its four start classes.
+/// let text = table::summary_text(&t, &plan);
+/// let last: Vec<&str> = text.lines().last().unwrap().split_whitespace().collect();
+/// assert_eq!(last, ["tri:5", "all", "15", "7,335,390", "438,984"]); // published
+/// ```
 pub fn summary_text(table: &Table, plan: &[Pair]) -> String {
     use thousands::Separable;
     let header = summary_header();

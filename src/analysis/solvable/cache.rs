@@ -99,6 +99,13 @@ impl HintCache {
     }
 
     /// Solvable positions kept.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert_eq!(c.len(), 390); // the solvable positions up to symmetry
+    /// ```
     pub fn len(&self) -> usize {
         self.layers.iter().map(Vec::len).sum()
     }
@@ -119,6 +126,17 @@ impl HintCache {
     }
 
     /// Whether no position is solvable from the cache's start.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert!(!c.is_empty());
+    /// // Two pegs in two corners: no jump, so nothing is solvable.
+    /// let corners = (1 << b.hole("a1").unwrap()) | (1 << b.hole("a5").unwrap());
+    /// let dead = HintCache::build(&b, corners, Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert!(dead.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -178,6 +196,15 @@ impl HintCache {
 
     /// The cache as bytes: a text header (magic line, identity, start, number of layers),
     /// then per layer its length and (position, `W`) pairs as little-endian `u128`s.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// let bytes = c.to_bytes();
+    /// assert!(bytes.starts_with(b"pegsol hint cache 1\nboard tri:5, finish any, 15 holes"));
+    /// assert_eq!(HintCache::from_bytes(&bytes, &b, Finish::Any).unwrap(), c);
+    /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = format!(
             "{CACHE_MAGIC}\n{}\nstart {} goal {} layers {}\n",
@@ -280,6 +307,17 @@ impl HintCache {
     }
 
     /// Writes the cache to `path` (through a temporary file, renamed at the end).
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("tri5-any.cache");
+    /// c.write(&path).unwrap();
+    /// assert_eq!(std::fs::read(&path).unwrap(), c.to_bytes());
+    /// assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1); // no temporary file left
+    /// ```
     pub fn write(&self, path: &std::path::Path) -> Result<()> {
         let fail =
             |e: std::io::Error| Error::input(format!("cannot write {}: {e}", path.display()));

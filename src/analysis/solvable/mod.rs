@@ -133,6 +133,14 @@ impl Finish {
     }
 
     /// The holes a last peg may stand in, as a mask.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::Finish};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// assert_eq!(Finish::Any.mask(&b).count_ones(), 15);
+    /// let c3 = b.hole("c3").unwrap();
+    /// assert_eq!(Finish::Hole(c3).mask(&b), 1 << c3);
+    /// ```
     pub fn mask(self, board: &Board) -> Pegs {
         match self {
             Finish::Any => board.full(),
@@ -141,6 +149,13 @@ impl Finish {
     }
 
     /// `any` or the hole's name.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::Finish};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// assert_eq!(Finish::Any.name(&b), "any");
+    /// assert_eq!(Finish::Hole(b.hole("c3").unwrap()).name(&b), "c3");
+    /// ```
     pub fn name(self, board: &Board) -> String {
         match self {
             Finish::Any => "any".into(),
@@ -209,11 +224,25 @@ pub struct Solvable {
 
 impl Solvable {
     /// Solvable reachable positions, the start included if it is solvable.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{solvable, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let s = solvable(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert_eq!(s.positions(), 769); // of 3,016 reachable (tests/data/solvable/tri5-a1-any.csv)
+    /// ```
     pub fn positions(&self) -> u64 {
         self.layers.iter().map(|l| l.positions).sum()
     }
 
     /// Solvable reachable positions up to symmetry.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{solvable, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let s = solvable(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert_eq!(s.positions_reduced(), 390); // tests/data/solvable/tri5-a1-any.csv
+    /// ```
     pub fn positions_reduced(&self) -> u64 {
         self.layers.iter().map(|l| l.positions_reduced).sum()
     }
@@ -237,6 +266,16 @@ impl Solvable {
     }
 
     /// Reachable positions up to symmetry (`None` unless asked for).
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{solvable, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let opts = SolveOptions { reachable: true, ..SolveOptions::default() };
+    /// let s = solvable(&b, b.default_start(), Finish::Any, &opts).unwrap();
+    /// assert_eq!(s.reachable_reduced(), Some(1_544)); // the count's positions_reduced
+    /// let quick = solvable(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert_eq!(quick.reachable_reduced(), None);
+    /// ```
     pub fn reachable_reduced(&self) -> Option<u64> {
         self.layers.iter().map(|l| l.reachable_reduced).sum()
     }
@@ -257,6 +296,18 @@ pub const SOLVABLE_HEADER: &[&str] = &[
 /// `solvable.csv` for one or more analyses: one row per (analysis, number of jumps),
 /// layers with no solvable position included (their `positions` is 0). The `reachable`
 /// columns are empty unless the analysis counted them ([`SolveOptions::reachable`]).
+///
+/// ```
+/// use pegsol::{geometry::board::Board, analysis::solvable::{solvable, Finish, SolveOptions}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// use pegsol::analysis::solvable::csv_file;
+/// let s = solvable(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+/// let text = String::from_utf8(csv_file(&[s]).unwrap()).unwrap();
+/// let lines: Vec<&str> = text.lines().collect();
+/// assert_eq!(lines.len(), 1 + 14); // the header, then jumps 0 to 13
+/// assert_eq!(lines[1], "tri:5,a1,any,0,1,1,,");
+/// assert_eq!(lines[14], "tri:5,a1,any,13,4,3,,");
+/// ```
 pub fn csv_file(results: &[Solvable]) -> Result<Vec<u8>> {
     let rows: Vec<Vec<String>> = results
         .iter()
@@ -280,6 +331,16 @@ pub fn csv_file(results: &[Solvable]) -> Result<Vec<u8>> {
 
 /// The readable summary `pegsol solvable` prints. Without the reachable counts
 /// ([`SolveOptions::reachable`]) the reachable columns are left out and one line says so.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, analysis::solvable::{solvable, Finish, SolveOptions}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// use pegsol::analysis::solvable::summary_text;
+/// let opts = SolveOptions { reachable: true, ..SolveOptions::default() };
+/// let text = summary_text(&solvable(&b, b.default_start(), Finish::Any, &opts).unwrap());
+/// assert!(text.contains("solvable positions          769 of 3,016 reachable\n"));
+/// assert!(text.contains("winning jump sequences      29,760\n")); // published
+/// ```
 pub fn summary_text(s: &Solvable) -> String {
     use thousands::Separable;
     let (Some(reachable), Some(reachable_reduced)) = (s.reachable(), s.reachable_reduced()) else {
@@ -435,6 +496,16 @@ pub fn hint(board: &Board, position: Pegs, finish: Finish, opts: &SolveOptions) 
 }
 
 /// The readable answer of `pegsol hint`.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, analysis::solvable::{hint, hint_text, Finish, SolveOptions}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let a1 = Finish::Hole(b.hole("a1").unwrap());
+/// let h = hint(&b, b.default_start(), a1, &SolveOptions::default()).unwrap();
+/// let text = hint_text(&b, b.default_start(), a1, &h);
+/// assert!(text.contains("14 pegs, finish a1: 6,816 winning jump sequences\n")); // published
+/// assert!(text.contains("  a3-a1 (over a2)  3,408 wins\n"));
+/// ```
 pub fn hint_text(board: &Board, position: Pegs, finish: Finish, h: &Hint) -> String {
     use thousands::Separable;
     let mut out = format!(
