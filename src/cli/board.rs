@@ -7,9 +7,12 @@ use clap::Args;
 
 #[derive(Debug, Args)]
 pub(super) struct BoardArgs {
-    /// Board: tri:N, line:L, english, french, wiegleb, or a board file.
-    #[arg(value_name = "SPEC", default_value = "tri:5")]
-    spec: String,
+    /// Board: tri:N, line:L, english, french, wiegleb, or a board file. Default: tri:5.
+    #[arg(value_name = "SPEC", conflicts_with = "board")]
+    spec: Option<String>,
+    /// The board as the other commands take it: the same as SPEC.
+    #[arg(long, short, value_name = "SPEC")]
+    board: Option<String>,
     /// An empty hole at the start (repeatable).
     #[arg(long = "hole", value_name = "CELL")]
     holes: Vec<String>,
@@ -18,7 +21,7 @@ pub(super) struct BoardArgs {
 /// Runs the command.
 pub(super) fn run(args: BoardArgs) -> Result<i32> {
     let start = StartArgs {
-        board: args.spec,
+        board: args.spec.or(args.board).unwrap_or_else(|| "tri:5".into()),
         holes: args.holes,
     };
     let (board, start) = start.resolve()?;

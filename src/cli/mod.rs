@@ -65,8 +65,9 @@ enum Command {
 ///
 /// ```
 /// assert_eq!(pegsol::cli::run(["pegsol", "board", "tri:5"]).unwrap(), 0);
-/// let err = pegsol::cli::run(["pegsol", "board", "--board", "tri:5"]).unwrap_err();
-/// assert_eq!(err.to_string(), "unexpected argument '--board' found");
+/// assert_eq!(pegsol::cli::run(["pegsol", "board", "--board", "tri:5"]).unwrap(), 0);
+/// let err = pegsol::cli::run(["pegsol", "count", "--board", "tri:99"]).unwrap_err();
+/// assert_eq!(err.to_string(), "board 'tri:99': size must be a whole number from 3 to 15");
 /// assert_eq!(err.exit_code(), 2); // bad input
 /// ```
 pub fn run<I, T>(args: I) -> Result<i32>

@@ -43,9 +43,13 @@ pub const DEPTH_HEADER: &[&str] = &[
 /// The four CSV files' rows for one count (no header). Rows with a zero count are left out,
 /// except the one summary row.
 pub struct CsvRows {
+    /// The one row of `summary.csv` ([`SUMMARY_HEADER`]).
     pub summary: Vec<String>,
+    /// The rows of `pegs_left.csv` ([`PEGS_LEFT_HEADER`]), one per number of pegs left.
     pub pegs_left: Vec<Vec<String>>,
+    /// The rows of `finish.csv` ([`FINISH_HEADER`]), one per finishing hole of a win.
     pub finish: Vec<Vec<String>>,
+    /// The rows of `depth.csv` ([`DEPTH_HEADER`]), one per number of jumps.
     pub depth: Vec<Vec<String>>,
 }
 

@@ -27,6 +27,16 @@ fn board_command_describes_the_board() {
         .success()
         .stdout(contains("33 holes, 76 jumps"))
         .stdout(contains("symmetry group of order 8"));
+    // Also as the other commands take a board; not both at once.
+    pegsol()
+        .args(["board", "--board", "french"])
+        .assert()
+        .success()
+        .stdout(contains("37 holes"));
+    pegsol()
+        .args(["board", "english", "--board", "french"])
+        .assert()
+        .code(2);
 }
 
 fn read(dir: &Path, name: &str) -> String {

@@ -141,9 +141,9 @@ impl HintCache {
         self.len() == 0
     }
 
-    /// `W` of `pos` when the cache knows it: `Some(0)` for a position reachable from the
-    /// cache's start (it has a solvable parent... or none, as far as the cache can tell, see
-    /// [`HintCache::hint`]) is never returned; `None` when `pos` is not a kept position.
+    /// `W` of `pos` (its winning continuations) when the cache keeps it, that is when `pos`
+    /// is solvable and reachable from the cache's start, so the value is never 0; `None`
+    /// for any other position (lost, or not reachable from the cache's start).
     pub(super) fn wins_of(&self, board: &Board, pos: Pegs) -> Option<u128> {
         let start_pegs = self.start.count_ones();
         let pegs = pos.count_ones();
