@@ -233,18 +233,24 @@ fn slug(board: &str) -> String {
 /// let costs = pegsol::count::report::sweep_costs(&t);
 /// assert_eq!(costs.len(), 1);
 /// assert_eq!(costs[0].board, "tri:5");
+/// // The columns of runs.csv, by name: the sweep's starts and the process's peak memory.
+/// assert!(costs[0].sweep.starts_with("a1 "), "{}", costs[0].sweep);
+/// assert!(costs[0].peak_bytes > 1 << 20);
 /// ```
 pub fn sweep_costs(table: &Table) -> Vec<plot::SweepCost> {
     let mut out: Vec<(String, plot::SweepCost)> = Vec::new();
     for (key, e) in &table.entries {
-        let field = |i: usize| e.run.get(i).cloned().unwrap_or_default();
-        let sweep = e
-            .run
-            .get(7)
+        // `run` holds runs.csv's values after board and start.
+        let field = |name: &str| {
+            let i = table::RUNS_HEADER.iter().position(|&h| h == name);
+            let i = i.expect("a column of runs.csv") - 2;
+            e.run.get(i).cloned().unwrap_or_default()
+        };
+        let sweep = Some(field("sweep"))
             .filter(|s| !s.is_empty())
-            .cloned()
             .unwrap_or_else(|| key.start.clone());
-        let id = format!("{}|{sweep}|{}|{}", key.board, field(2), field(4));
+        let (date, seconds) = (field("date_utc"), field("wall_seconds"));
+        let id = format!("{}|{sweep}|{date}|{seconds}", key.board);
         let positions: u64 = e.summary.first().and_then(|p| p.parse().ok()).unwrap_or(0);
         match out.iter_mut().find(|(k, _)| *k == id) {
             Some((_, s)) => s.positions += positions,
@@ -254,8 +260,8 @@ pub fn sweep_costs(table: &Table) -> Vec<plot::SweepCost> {
                     board: key.board.clone(),
                     sweep,
                     positions,
-                    seconds: field(4).parse().unwrap_or(0.0),
-                    peak_bytes: field(5).parse().unwrap_or(0),
+                    seconds: seconds.parse().unwrap_or(0.0),
+                    peak_bytes: field("peak_memory_bytes").parse().unwrap_or(0),
                 },
             )),
         }
