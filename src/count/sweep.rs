@@ -490,12 +490,12 @@ pub fn sweep_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result
     // The one runtime choice: bitboard width, number of count lanes and how keys are stored
     // ([`Packed`] where the board allows). A sweep of several starts also packs a mask of `N`
     // bits beside each canonical form (`LayerAcc::reduced`). Every (keys, lanes) pair is
-    // another copy of the engine to compile (docs/experiments.md, "CI on a slower machine"),
-    // so the lane counts sized to each group of starts are kept for [`Packed`] keys, where
-    // the tables that outgrow memory are (tri:8, french); one start on any board of up to 64
-    // holes takes 64-bit keys; every other sweep (several starts on a board too large or too
-    // small to pack) takes 128-bit keys and a power of two of lanes, which [`max_starts`]
-    // allows for.
+    // another copy of the engine to compile (docs/experiments.md, "Fewer copies of the
+    // count engine"), so the lane counts sized to each group of starts are kept for
+    // [`Packed`] keys, where the tables that outgrow memory are (tri:8, french); one start on
+    // any board of up to 64 holes takes 64-bit keys; every other sweep (several starts on a
+    // board too large or too small to pack) takes 128-bit keys and a power of two of lanes,
+    // which [`max_starts`] allows for.
     let bits = |lanes: usize| board.holes() + if lanes > 1 { lanes } else { 0 };
     let packed = Packed::new(board.holes(), SHARDS);
     if n == 1 && bits(1) <= 64 {
