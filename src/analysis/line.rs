@@ -42,13 +42,14 @@ impl Config {
         Config(mask >> mask.trailing_zeros())
     }
 
-    /// Parses a picture: `I`, `o`, `x`, `X`, `O` or `*` a peg, `.`, `_` or `-` a hole.
-    /// Holes before the first and after the last peg are ignored.
+    /// Parses a picture: `I`, `o`, `x`, `X`, `O`, `*` or `1` a peg, `.`, `_`, `-` or `0` a
+    /// hole. Holes before the first and after the last peg are ignored.
     ///
     /// ```
     /// use pegsol::analysis::line::Config;
     /// let c = Config::parse("..II.I.").unwrap();
     /// assert_eq!((c.picture(), c.pegs(), c.width()), ("II.I".to_string(), 3, 4));
+    /// assert_eq!(Config::parse("01101").unwrap(), Config::parse("II.I").unwrap());
     /// ```
     pub fn parse(picture: &str) -> Result<Config> {
         let picture = picture.trim();
