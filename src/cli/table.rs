@@ -9,6 +9,8 @@ use crate::error::{Error, Result};
 use crate::memory;
 use clap::Args;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 #[derive(Debug, Args)]
@@ -64,6 +66,7 @@ fn table(args: TableArgs, command_line: &[String], cluster: Cluster) -> Result<i
         keep_work: args.disk.keep_work,
         max_disk: args.disk.max_disk,
         cluster,
+        cancel: Some(interrupt_flag()),
     };
     let clock = Instant::now();
     let report = match table::run_batch(&plan, &opts) {
@@ -102,4 +105,15 @@ fn table(args: TableArgs, command_line: &[String], cluster: Cluster) -> Result<i
         );
     }
     Ok(0)
+}
+
+/// The flag Ctrl-C and SIGTERM set, for the batch to stop at its next batch of work with
+/// every finished pair saved. The handler is the CLI's: the library installs none.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let f = flag.clone();
+    // A handler can be installed once per process; `table` runs once, so a failure here
+    // means none can be, and the batch then runs uninterrupted by signals.
+    let _ = ctrlc::set_handler(move || f.store(true, Ordering::SeqCst));
+    flag
 }

@@ -494,11 +494,11 @@ impl ShardReader {
 
 /// One layer's statistics in a checkpoint: jumps, positions, positions up to symmetry,
 /// games ended (a decimal string), dead ends.
-pub type LayerRow = (usize, u64, u64, String, u64);
+pub(crate) type LayerRow = (usize, u64, u64, String, u64);
 
 /// A sweep's statistics so far, as a checkpoint keeps them (counts as decimal strings).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Progress {
+pub(crate) struct Progress {
     /// Per start, per layer: jumps, positions, positions up to symmetry, games ended (as
     /// a decimal string), dead ends.
     pub layers: Vec<Vec<LayerRow>>,

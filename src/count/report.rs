@@ -80,6 +80,7 @@ pub fn share(wins: u128, games: u128) -> String {
 /// #     keep_work: false,
 /// #     max_disk: None,
 /// #     cluster: Default::default(),
+/// #     cancel: None,
 /// # };
 /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
 /// // `t`: a table of tri:5 from each of its four start classes.
@@ -151,6 +152,7 @@ pub fn rows(table: &Table, board: &str) -> Result<Vec<Row>> {
 /// #     keep_work: false,
 /// #     max_disk: None,
 /// #     cluster: Default::default(),
+/// #     cancel: None,
 /// # };
 /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
 /// // `t`: a table of tri:5 from each of its four start classes.
@@ -179,6 +181,7 @@ pub fn total(table: &Table, board: &str) -> Result<Option<Row>> {
 /// #     keep_work: false,
 /// #     max_disk: None,
 /// #     cluster: Default::default(),
+/// #     cancel: None,
 /// # };
 /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
 /// // `t`: a table of tri:5 from each of its four start classes.
@@ -227,6 +230,7 @@ fn slug(board: &str) -> String {
 /// #     keep_work: false,
 /// #     max_disk: None,
 /// #     cluster: Default::default(),
+/// #     cancel: None,
 /// # };
 /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
 /// // `t`: a table of tri:5 from each of its four start classes, one sweep for all four.
@@ -290,6 +294,7 @@ pub fn sweep_costs(table: &Table) -> Vec<plot::SweepCost> {
 ///     keep_work: false,
 ///     max_disk: None,
 ///     cluster: Default::default(),
+///     cancel: None,
 /// };
 /// table::run_batch(&plan, &opts).unwrap();
 /// let out = dir.path().join("report");

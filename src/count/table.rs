@@ -29,8 +29,8 @@ use serde_json::{Map, Value};
 use std::cmp::Ordering as CmpOrdering;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// The extra column of `summary.csv` in a table, after [`export::SUMMARY_HEADER`].
@@ -367,6 +367,7 @@ impl Table {
     /// #     keep_work: false,
     /// #     max_disk: None,
     /// #     cluster: Default::default(),
+    /// #     cancel: None,
     /// # };
     /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
     /// // `t`: a table of tri:5 from each of its four start classes (a1 stands for the corners).
@@ -395,6 +396,7 @@ impl Table {
     /// #     keep_work: false,
     /// #     max_disk: None,
     /// #     cluster: Default::default(),
+    /// #     cancel: None,
     /// # };
     /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
     /// // `t`: a table of tri:5 from each of its four start classes.
@@ -530,6 +532,7 @@ impl Table {
     /// #     keep_work: false,
     /// #     max_disk: None,
     /// #     cluster: Default::default(),
+    /// #     cancel: None,
     /// # };
     /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
     /// // `t`: a table of tri:5 from each of its four start classes.
@@ -585,6 +588,7 @@ impl Table {
     /// #     keep_work: false,
     /// #     max_disk: None,
     /// #     cluster: Default::default(),
+    /// #     cancel: None,
     /// # };
     /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
     /// // `t`: a table of tri:5 from each of its four start classes.
@@ -644,6 +648,7 @@ impl Table {
     /// #     keep_work: false,
     /// #     max_disk: None,
     /// #     cluster: Default::default(),
+    /// #     cancel: None,
     /// # };
     /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
     /// // `t`: a table of tri:5 from each of its four start classes.
@@ -725,28 +730,6 @@ pub fn git_commit() -> &'static str {
     option_env!("PEGSOL_GIT_COMMIT").unwrap_or("unknown")
 }
 
-/// The flag Ctrl-C and SIGTERM set; the handler is installed on first use. Counts stop at
-/// the next batch of work; finished pairs are already on disk.
-///
-/// ```
-/// use std::sync::{Arc, atomic::Ordering};
-/// let flag = pegsol::count::table::cancel_flag();
-/// assert!(!flag.load(Ordering::SeqCst)); // no Ctrl-C yet
-/// assert!(Arc::ptr_eq(&flag, &pegsol::count::table::cancel_flag())); // one flag
-/// ```
-pub fn cancel_flag() -> Arc<AtomicBool> {
-    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-    FLAG.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        let f = flag.clone();
-        // A second handler cannot be installed (e.g. when embedded in a program that has
-        // one); the batch then simply runs uninterrupted by signals.
-        let _ = ctrlc::set_handler(move || f.store(true, Ordering::SeqCst));
-        flag
-    })
-    .clone()
-}
-
 /// How to run a batch.
 #[derive(Clone, Debug)]
 pub struct BatchOptions {
@@ -771,6 +754,10 @@ pub struct BatchOptions {
     /// The ranks sharing each sweep ([`CountOptions::cluster`]); rank 0 alone reads and
     /// writes the table.
     pub cluster: Cluster,
+    /// Set to stop the batch with [`Error::Interrupted`] at the next batch of work, every
+    /// finished pair saved (`pegsol table` sets it on Ctrl-C and SIGTERM; the library
+    /// installs no signal handler of its own).
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 /// What a batch did.
@@ -788,8 +775,8 @@ pub struct BatchReport {
 }
 
 /// Runs the pairs of `plan` not yet in the table stored in `opts.dir`, saving the table
-/// after each sweep. Returns [`Error::Interrupted`] on Ctrl-C or SIGTERM, with every pair
-/// finished so far saved.
+/// after each sweep. Returns [`Error::Interrupted`] once `opts.cancel` is set, with every
+/// pair finished so far saved.
 ///
 /// ```
 /// use pegsol::count::table::{self, BatchOptions, Format};
@@ -806,6 +793,7 @@ pub struct BatchReport {
 ///     keep_work: false,
 ///     max_disk: None,
 ///     cluster: Default::default(),
+///     cancel: None,
 /// };
 /// let first = table::run_batch(&plan, &opts).unwrap();
 /// assert_eq!((first.computed, first.skipped), (4, 0));
@@ -837,7 +825,6 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
         .map(|(p, _)| p)
         .collect();
     let skipped = plan.len() - todo.len();
-    let cancel = cancel_flag();
     let threads = if opts.threads == 0 {
         rayon::current_num_threads()
     } else {
@@ -879,7 +866,11 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
             }
         }
         for group in group_sweeps(board, &pairs) {
-            if cancel.load(Ordering::SeqCst) {
+            if opts
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::SeqCst))
+            {
                 bar.abandon();
                 return Err(Error::Interrupted);
             }
@@ -893,7 +884,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                 threads: opts.threads,
                 max_memory: opts.max_memory,
                 progress: opts.progress,
-                cancel: Some(cancel.clone()),
+                cancel: opts.cancel.clone(),
                 work_dir: opts.work_dir.clone(),
                 keep_work: opts.keep_work,
                 max_disk: opts.max_disk,
@@ -1114,6 +1105,7 @@ pub fn shell_words(args: &[String]) -> String {
 /// #     keep_work: false,
 /// #     max_disk: None,
 /// #     cluster: Default::default(),
+/// #     cancel: None,
 /// # };
 /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
 /// // `t`: a table of tri:5 from each of its four start classes.
