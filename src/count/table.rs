@@ -72,8 +72,11 @@ pub enum Format {
 /// One (board, start) pair of a batch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pair {
-    /// The board spec (`tri:5`).
+    /// The board as the table names it ([`Board::name`]: `tri:5`, a board file's stem).
     pub board: String,
+    /// The spec the board is read from again ([`Board::spec`]: `tri:5`, a board file's
+    /// path as given).
+    pub spec: String,
     /// The empty hole at the start (`a1`).
     pub start: String,
     /// The hole's index on the board.
@@ -138,8 +141,20 @@ pub fn plan(boards: &[String], starts: &[String]) -> Result<Vec<Pair>> {
         return Err(Error::input("--starts all cannot be combined with cells"));
     }
     let mut pairs = Vec::new();
+    let mut names: Vec<(String, &str)> = Vec::new();
     for spec in boards {
         let board = Board::from_spec(spec)?;
+        // The table keys its rows by the board's name: two specs of one name would share
+        // rows (board files of the same stem in two folders).
+        match names.iter().find(|(name, _)| name == board.name()) {
+            Some((name, other)) if *other != spec => {
+                return Err(Error::input(format!(
+                    "boards {other} and {spec} are both named {name} in a table; rename one"
+                )));
+            }
+            Some(_) => {}
+            None => names.push((board.name().to_string(), spec)),
+        }
         let classes = board.hole_classes();
         let class_of = |h: usize| classes.iter().find(|c| c.contains(&h)).expect("class");
         if all {
@@ -172,6 +187,7 @@ pub fn plan(boards: &[String], starts: &[String]) -> Result<Vec<Pair>> {
 fn pair(board: &Board, hole: usize, class_size: usize) -> Pair {
     Pair {
         board: board.name().to_string(),
+        spec: board.spec().to_string(),
         start: board.hole_name(hole),
         hole,
         class_size,
@@ -422,7 +438,11 @@ impl Table {
                     Ok::<_, Error>(rows)
                 })?
             } else {
-                read_csv(&dir.join(name), &header)?
+                let rows = read_csv(&dir.join(name), &header)?;
+                for (key, row) in &rows {
+                    check_counts(&dir.join(name).display().to_string(), &header, key, row)?;
+                }
+                rows
             };
             files.insert(name, rows);
         }
@@ -509,6 +529,17 @@ impl Table {
                 depth: list("depth", export::DEPTH_HEADER)?,
                 run: object("run", RUNS_HEADER)?,
             };
+            let where_ = path.display().to_string();
+            check_counts(&where_, &summary_header(), &key, &entry.summary)?;
+            for (rows, header) in [
+                (&entry.pegs_left, export::PEGS_LEFT_HEADER),
+                (&entry.finish, export::FINISH_HEADER),
+                (&entry.depth, export::DEPTH_HEADER),
+            ] {
+                for row in rows {
+                    check_counts(&where_, header, &key, row)?;
+                }
+            }
             table.entries.insert(key, entry);
         }
         Ok(table)
@@ -718,6 +749,25 @@ fn read_csv(path: &Path, header: &[&str]) -> Result<Vec<(Key, Vec<String>)>> {
     Ok(rows)
 }
 
+/// Refuses a row of a table's count files (`row`: the columns after board and start) in
+/// which a count is not a whole number that fits 128 bits: every column but `finish`,
+/// which names a hole.
+fn check_counts(file: &str, header: &[&str], key: &Key, row: &[String]) -> Result<()> {
+    for (name, v) in header[2..].iter().zip(row) {
+        let whole = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
+        if *name != "finish" && !(whole && v.parse::<u128>().is_ok()) {
+            return Err(Error::input(format!(
+                "{file} was not written by pegsol table: {name} of {} from {} is '{}', not a \
+                 count",
+                key.board,
+                key.start,
+                v.escape_debug()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The git commit pegsol was built from (`-dirty` when its sources, `src/`, `build.rs`,
 /// `Cargo.toml` or `Cargo.lock`, had changes), or `unknown` outside a git checkout.
 ///
@@ -834,14 +884,14 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
     // Boards in the plan's order.
     let mut boards: Vec<(&str, Board)> = Vec::new();
     for p in &todo {
-        if !boards.iter().any(|(b, _)| *b == p.board) {
-            boards.push((&p.board, Board::from_spec(&p.board)?));
+        if !boards.iter().any(|(b, _)| *b == p.spec) {
+            boards.push((&p.spec, Board::from_spec(&p.spec)?));
         }
     }
     let mut computed = 0;
     let mut peak_bytes = memory::peak_rss();
     for (spec, board) in &boards {
-        let pairs: Vec<&Pair> = todo.iter().copied().filter(|p| p.board == *spec).collect();
+        let pairs: Vec<&Pair> = todo.iter().copied().filter(|p| p.spec == *spec).collect();
         for p in &pairs {
             let class = board
                 .hole_classes()
@@ -879,7 +929,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                 .iter()
                 .map(|m| m.pair.start.as_str())
                 .collect();
-            bar.set_message(format!("{spec} from {}", names.join(", ")));
+            bar.set_message(format!("{} from {}", board.name(), names.join(", ")));
             let count_opts = CountOptions {
                 threads: opts.threads,
                 max_memory: opts.max_memory,
@@ -1122,11 +1172,16 @@ pub fn summary_text(table: &Table, plan: &[Pair]) -> String {
         "{:<10} {:<6} {:>5} {:>30} {:>26}\n",
         "board", "start", "class", "games", "wins"
     );
-    let mut totals: Vec<(String, usize, u128, u128)> = Vec::new();
+    // Per board (name, spec): holes covered, then games and wins weighted by class size
+    // (None past 128 bits).
+    type Total<'a> = (&'a str, &'a str, usize, Option<u128>, Option<u128>);
+    let mut totals: Vec<Total> = Vec::new();
+    let text = |n: Option<u128>| n.map_or("more than 2^128".into(), |n| n.separate_with_commas());
     for p in plan {
         let Some(e) = table.entries.get(&Key::new(&p.board, &p.start)) else {
             continue;
         };
+        // Loaded tables hold whole numbers only (`check_counts`).
         let g: u128 = e.summary[games].parse().unwrap_or(0);
         let w: u128 = e.summary[wins].parse().unwrap_or(0);
         let s: usize = e.summary[size].parse().unwrap_or(0);
@@ -1138,25 +1193,27 @@ pub fn summary_text(table: &Table, plan: &[Pair]) -> String {
             g.separate_with_commas(),
             w.separate_with_commas()
         ));
+        let weigh = |n: u128| n.checked_mul(s as u128);
+        let add = |a: Option<u128>, b: Option<u128>| a?.checked_add(b?);
         match totals.last_mut() {
-            Some(t) if t.0 == p.board => {
-                t.1 += s;
-                t.2 += g * s as u128;
-                t.3 += w * s as u128;
+            Some(t) if t.1 == p.spec => {
+                t.2 += s;
+                t.3 = add(t.3, weigh(g));
+                t.4 = add(t.4, weigh(w));
             }
-            _ => totals.push((p.board.clone(), s, g * s as u128, w * s as u128)),
+            _ => totals.push((&p.board, &p.spec, s, weigh(g), weigh(w))),
         }
     }
-    for (board, holes, g, w) in totals {
-        let complete = Board::from_spec(&board).is_ok_and(|b| b.holes() == holes);
+    for (board, spec, holes, g, w) in totals {
+        let complete = Board::from_spec(spec).is_ok_and(|b| b.holes() == holes);
         if complete {
             out.push_str(&format!(
                 "{:<10} {:<6} {:>5} {:>30} {:>26}\n",
                 board,
                 "all",
                 holes,
-                g.separate_with_commas(),
-                w.separate_with_commas()
+                text(g),
+                text(w)
             ));
         }
     }

@@ -302,7 +302,8 @@ pub fn picture(board: &Board, pos: Pegs) -> String {
     board.picture(pos).replace(' ', "-")
 }
 
-/// Writes a game in the file format above: `board:` and `start:` lines, one numbered move
+/// Writes a game in the file format above: `board:` ([`Board::spec`], so that
+/// [`Board::from_spec`] reads a board file again) and `start:` lines, one numbered move
 /// per line, and with `show` the board after each move.
 ///
 /// ```
@@ -317,7 +318,7 @@ pub fn picture(board: &Board, pos: Pegs) -> String {
 pub fn write_game(board: &Board, start: Pegs, jumps: &[Jump], show: bool) -> String {
     let mut out = format!(
         "board: {}\nstart: {}\n",
-        board.name(),
+        board.spec(),
         start_text(board, start)
     );
     let mut pos = start;

@@ -76,6 +76,7 @@ pub fn bit(i: usize) -> Pegs {
 #[derive(Clone, Debug)]
 pub struct Board {
     name: String,
+    spec: String,
     lattice: Lattice,
     cells: Vec<(i32, i32)>,
     index: HashMap<(i32, i32), usize>,
@@ -133,6 +134,7 @@ impl Board {
         let symmetries = crate::geometry::symmetry::board_group(lattice, &cells, &index);
         Ok(Board {
             name: name.to_string(),
+            spec: name.to_string(),
             lattice,
             cells,
             index,
@@ -189,7 +191,9 @@ impl Board {
         }
         let path = Path::new(spec);
         if path.is_file() {
-            return Board::from_file(path);
+            let mut board = Board::from_file(path)?;
+            board.spec = spec.to_string();
+            return Ok(board);
         }
         Err(Error::input(format!(
             "unknown board '{spec}': expected tri:N, line:L, english, french, wiegleb or a board file"
@@ -303,6 +307,24 @@ impl Board {
     /// ```
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The spec that [`Board::from_spec`] reads this board from again: the name of a
+    /// built-in board, the path of a board file as it was given (its [`Board::name`] is the
+    /// file's stem).
+    ///
+    /// ```
+    /// use pegsol::geometry::board::Board;
+    /// assert_eq!(Board::from_spec("tri:5").unwrap().spec(), "tri:5");
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("t3.txt");
+    /// std::fs::write(&path, "lattice: triangular\n.\noo\nooo\n").unwrap();
+    /// let b = Board::from_spec(path.to_str().unwrap()).unwrap();
+    /// assert_eq!((b.name(), b.spec()), ("t3", path.to_str().unwrap()));
+    /// assert_eq!(Board::from_spec(b.spec()).unwrap().holes(), 6);
+    /// ```
+    pub fn spec(&self) -> &str {
+        &self.spec
     }
 
     /// The lattice of the board.

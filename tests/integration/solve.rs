@@ -970,3 +970,14 @@ fn tri11_is_found_by_the_beam_with_128_bit_positions() {
     );
     assert!(check(&text, &[]).contains("final position: 1 peg"));
 }
+
+/// A game on a board file names the file's path on its `board:` line, so that `check`
+/// reads the same board again (the board's name, the file's stem, would not).
+#[test]
+fn games_on_board_files_pass_check() {
+    let (text, code) = stdout_of(&["solve", "--board", "boards/trapezoid.txt"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("board: boards/trapezoid.txt\n"), "{text}");
+    let report = check(&text, &[]);
+    assert!(report.contains("final position: 1 peg"), "{report}");
+}

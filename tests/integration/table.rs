@@ -405,3 +405,85 @@ fn a_runs_csv_from_before_the_sweep_column_is_still_read() {
             "3 pairs: 0 computed, 3 already complete",
         ));
 }
+
+/// A board file makes a table as a built-in board does: read again from its path (not
+/// its name), with the total over all its starts; two files of one name are refused.
+#[test]
+fn board_files_make_tables() {
+    let out = pegsol()
+        .args(["table", "--board", "boards/hex2.txt", "-j", "2", "-q"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    // hex2's four start classes (6 + 6 + 6 + 1 holes), then their total.
+    let all: Vec<&str> = text.lines().last().unwrap().split_whitespace().collect();
+    assert_eq!(all[..3], ["hex2", "all", "19"], "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("hex2.txt");
+    std::fs::copy("boards/trapezoid.txt", &copy).unwrap();
+    let out = pegsol()
+        .args(["table", "--board", "boards/hex2.txt", "--board"])
+        .arg(&copy)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("both named hex2"), "{stderr}");
+}
+
+/// A count in a table's files that is not a whole number is refused with one line, in
+/// CSV and in JSON, instead of being read as zero.
+#[test]
+fn tables_with_damaged_counts_are_refused() {
+    let damage = |file: &str, from: &str, to: &str, format: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        pegsol()
+            .args([
+                "table", "--board", "tri:4", "-q", "--format", format, "--csv",
+            ])
+            .arg(dir.path())
+            .assert()
+            .success();
+        let path = dir.path().join(file);
+        let text = read(&path);
+        assert!(text.contains(from), "{file}: {text}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        for command in ["table", "report"] {
+            let mut cmd = pegsol();
+            if command == "table" {
+                cmd.args(["table", "--board", "tri:4", "--format", format, "--csv"]);
+            } else {
+                cmd.arg("report");
+            }
+            let out = cmd.arg(dir.path()).output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if command == "report" && format == "json" {
+                continue; // report reads CSV tables only
+            }
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{command} {file} {to}: {stderr}"
+            );
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(stderr.contains("not a count"), "{stderr}");
+        }
+    };
+    // tri:4 from a1: 48 games; its first layer (no jump) has 1 position.
+    damage(
+        "summary.csv",
+        "tri:4,a1,42,11,48,",
+        "tri:4,a1,42,11,4x8,",
+        "csv",
+    );
+    damage(
+        "summary.csv",
+        "tri:4,a1,42,11,48,",
+        "tri:4,a1,42,11,-48,",
+        "csv",
+    );
+    damage("depth.csv", "tri:4,a1,0,1,1,", "tri:4,a1,0,1,one,", "csv");
+    damage("table.json", "\"games\": 48", "\"games\": -48", "json");
+}
