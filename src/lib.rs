@@ -25,6 +25,16 @@
 //! # Ok::<(), pegsol::error::Error>(())
 //! ```
 
+/// `eprintln!` that never panics: the crate's notes and errors go to stderr, and when
+/// stderr is closed or full (`2>/dev/full`) they are lost, where std's macro would panic.
+/// Defined before the modules, it stands for std's in all of them.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod analysis;
 pub mod cli;
 pub mod count;

@@ -22,6 +22,7 @@ use crate::memory;
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::Write;
+use std::sync::Mutex;
 
 /// Exhaustive peg solitaire: exact counts of games, wins and end states.
 #[derive(Debug, Parser)]
@@ -77,6 +78,22 @@ where
 {
     crate::memory::unmap_freed_blocks();
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let outcome = run_command(args);
+    // A command whose output could not be written failed, whatever it computed.
+    let failed = STDOUT_ERROR
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take();
+    match (outcome, failed) {
+        (Ok(_), Some(e)) => Err(Error::input(format!(
+            "cannot write to standard output: {e}"
+        ))),
+        (outcome, _) => outcome,
+    }
+}
+
+/// [`run`], its output not yet checked.
+fn run_command(args: Vec<OsString>) -> Result<i32> {
     let command_line: Vec<String> = args
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
@@ -127,9 +144,22 @@ where
     }
 }
 
-/// Writes to stdout, ignoring a closed pipe (`pegsol count | head`).
+/// The first failed write to stdout other than a closed pipe, which [`run`] turns into
+/// the command's error when it ends.
+static STDOUT_ERROR: Mutex<Option<String>> = Mutex::new(None);
+
+/// Writes to stdout. A closed pipe (`pegsol count | head`) is ignored; any other failure
+/// (a full disk, a file size limit) fails the command once it ends, exit code 2.
 pub(crate) fn print(text: &str) {
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        STDOUT_ERROR
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get_or_insert_with(|| crate::output::files::io_text(&e));
+    }
 }
 
 /// The closing line of a sweep: wall time, peak memory, threads.

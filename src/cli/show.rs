@@ -61,8 +61,7 @@ pub(super) fn emit(
     ));
     if let Some(path) = &show.svg {
         let svg = crate::games::animation::animation(board, start, jumps, title);
-        std::fs::write(path, svg)
-            .map_err(|e| Error::input(format!("cannot write {}: {e}", path.display())))?;
+        crate::output::files::write_file_atomically(path, svg.as_bytes())?;
         text.push_str(&format!("# animation written to {}\n", path.display()));
     }
     print(&text);

@@ -4,6 +4,7 @@
 
 use crate::error::{Error, Result};
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 /// Renders a CSV file from a header and rows; fields that need it are quoted.
@@ -45,8 +46,9 @@ pub fn csv_bytes<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> Result<Vec<
 pub fn prepare_dir(dir: &Path) -> Result<()> {
     let fail = |e: std::io::Error| {
         Error::input(format!(
-            "output directory {} is not writable: {e}",
-            dir.display()
+            "output directory {} is not writable: {}",
+            dir.display(),
+            io_text(&e)
         ))
     };
     if dir.exists() && !dir.is_dir() {
@@ -83,12 +85,30 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
 /// ```
 pub fn write_atomically(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
     let fail = |name: &str, e: std::io::Error| {
-        Error::input(format!("cannot write {}: {e}", dir.join(name).display()))
+        Error::input(format!(
+            "cannot write {}: {}",
+            dir.join(name).display(),
+            io_text(&e)
+        ))
     };
+    // A target that cannot be replaced by a file would fail its rename after others had
+    // been renamed: refuse before any.
+    for (name, _) in files {
+        let target = dir.join(name);
+        if target.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(Error::input(format!(
+                "cannot write {}: it is a directory",
+                target.display()
+            )));
+        }
+    }
     let mut temps = Vec::new();
     for (name, bytes) in files {
         let mut tmp = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
+            // The permissions of a file created the usual way (0666 less the umask), not
+            // the temporary file's 0600.
+            .permissions(std::fs::Permissions::from_mode(0o666))
             .tempfile_in(dir)
             .map_err(|e| fail(name, e))?;
         tmp.write_all(bytes).map_err(|e| fail(name, e))?;
@@ -100,4 +120,45 @@ pub fn write_atomically(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
             .map_err(|e| fail(name, e.error))?;
     }
     Ok(())
+}
+
+/// [`write_atomically`] for one file named by its path (its folder: the current one when
+/// the path has none).
+///
+/// ```
+/// let tmp = tempfile::tempdir().unwrap();
+/// let path = tmp.path().join("game.svg");
+/// pegsol::output::files::write_file_atomically(&path, b"<svg/>")?;
+/// assert_eq!(std::fs::read(&path).unwrap(), b"<svg/>");
+/// let inside_a_file = path.join("x.svg");
+/// assert_eq!(pegsol::output::files::write_file_atomically(&inside_a_file, b"").unwrap_err().exit_code(), 2);
+/// # Ok::<(), pegsol::error::Error>(())
+/// ```
+pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return Err(Error::input(format!(
+            "cannot write {}: not a file name",
+            path.display()
+        )));
+    };
+    write_atomically(dir, &[(name, bytes.to_vec())])
+}
+
+/// An I/O error as one line for people: the system's message, without the temporary
+/// file's path that `tempfile` appends (`... at path "/dir/.name.XXXXXX"`).
+///
+/// ```
+/// let e = std::io::Error::other("No space left on device at path \"/o/.a.csv.x1\"");
+/// assert_eq!(pegsol::output::files::io_text(&e), "No space left on device");
+/// ```
+pub fn io_text(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" at path ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
 }

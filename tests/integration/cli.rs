@@ -393,3 +393,95 @@ fn completions_and_man_pages_come_from_the_parser() {
     assert!(page.contains("\\-\\-max\\-memory"), "{page}");
     assert!(dir.path().join("pegsol.1").exists());
 }
+
+/// Runs `pegsol` with `args` under `sh -c`, after `setup` (shell text: a umask, a
+/// redirection), and returns (exit code, stderr).
+#[cfg(target_os = "linux")]
+fn sh(setup: &str, args: &str, cwd: &Path) -> (Option<i32>, String) {
+    let bin = assert_cmd::cargo::cargo_bin("pegsol");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{setup} '{}' {args}", bin.display()))
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Output that cannot be written fails the command: a full stdout is exit code 2 with
+/// one line (a closed pipe is not: `| head` is normal use), a full stderr loses the notes
+/// without a panic, and the files are whole.
+#[cfg(target_os = "linux")]
+#[test]
+fn full_stdout_fails_and_full_stderr_is_harmless() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in ["count -q", "man", "board english"] {
+        let (code, stderr) = sh("exec >/dev/full;", args, dir.path());
+        assert_eq!(code, Some(2), "{args}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("cannot write to standard output"),
+            "{stderr}"
+        );
+    }
+    let (code, stderr) = sh("", "count | head -c 10 >/dev/null", dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    // `table` writes a closing line to stderr; `count` on disk a note.
+    let (code, _) = sh(
+        "exec 2>/dev/full;",
+        "table --board tri:5 -q --csv t",
+        dir.path(),
+    );
+    assert_eq!(code, Some(0));
+    let (code, _) = sh(
+        "exec 2>/dev/full;",
+        "count --board tri:6 -j 2 --max-memory 300K --csv c >/dev/null",
+        dir.path(),
+    );
+    assert_eq!(code, Some(0));
+    // The same counts as the table in results/ (which adds the start class's size).
+    let summary = std::fs::read_to_string(dir.path().join("c/summary.csv")).unwrap();
+    let results = std::fs::read_to_string("results/summary.csv").unwrap();
+    let row = results
+        .lines()
+        .find(|l| l.starts_with("tri:6,a1,"))
+        .unwrap();
+    assert_eq!(
+        summary.lines().nth(1),
+        Some(row.rsplit_once(',').unwrap().0)
+    );
+    assert!(!dir.path().join("pegsol-work").exists());
+}
+
+/// Files are created as any program creates them, 0666 less the umask, not with the
+/// temporary file's 0600; and a set of files of which one cannot be written is not begun.
+#[cfg(target_os = "linux")]
+#[test]
+fn written_files_take_the_umask_and_sets_are_whole() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (code, stderr) = sh("umask 022;", "count -q --csv out >/dev/null", dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&dir.path().join("out/summary.csv")), 0o644);
+    let (code, _) = sh(
+        "umask 077;",
+        "count -q --csv private >/dev/null",
+        dir.path(),
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(mode(&dir.path().join("private/depth.csv")), 0o600);
+    std::fs::create_dir_all(dir.path().join("set/finish.csv")).unwrap();
+    let (code, stderr) = sh("", "count -q --csv set >/dev/null", dir.path());
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("is a directory"), "{stderr}");
+    let names: Vec<_> = std::fs::read_dir(dir.path().join("set"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["finish.csv"], "nothing written beside it");
+}

@@ -319,16 +319,7 @@ impl HintCache {
     /// assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1); // no temporary file left
     /// ```
     pub fn write(&self, path: &std::path::Path) -> Result<()> {
-        let fail =
-            |e: std::io::Error| Error::input(format!("cannot write {}: {e}", path.display()));
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => std::path::Path::new("."),
-        };
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-        std::io::Write::write_all(&mut tmp, &self.to_bytes()).map_err(fail)?;
-        tmp.persist(path).map_err(|e| fail(e.error))?;
-        Ok(())
+        crate::output::files::write_file_atomically(path, &self.to_bytes())
     }
 
     /// Reads the cache in `path` ([`HintCache::from_bytes`]).
