@@ -35,7 +35,7 @@ pub(crate) struct RunArgs {
     pub(super) threads: usize,
     /// Refuse the run when its tables would need more than SIZE (e.g. 8G). Default: 80% of
     /// the memory available.
-    #[arg(long, value_name = "SIZE", value_parser = memory::parse)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_budget)]
     pub(super) max_memory: Option<u64>,
     /// No progress bar.
     #[arg(long, short)]
@@ -46,6 +46,19 @@ impl RunArgs {
     pub(super) fn max_memory(&self) -> u64 {
         self.max_memory.unwrap_or_else(memory::default_budget)
     }
+}
+
+/// The smallest `--max-memory`: below it a sweep's passes hold a few entries each and a
+/// count that takes milliseconds runs for minutes (tri:5 at 1K), so it is refused at once.
+pub(crate) const MIN_BUDGET: u64 = 64 << 10;
+
+/// Parses `--max-memory`: a size ([`memory::parse`]) of at least [`MIN_BUDGET`].
+pub(crate) fn parse_budget(s: &str) -> std::result::Result<u64, String> {
+    let n = memory::parse(s)?;
+    if n < MIN_BUDGET {
+        return Err(format!("at least {} (64K)", memory::human(MIN_BUDGET)));
+    }
+    Ok(n)
 }
 
 /// The most worker threads a command starts: more than any machine has cores, few enough

@@ -35,7 +35,7 @@ pub(super) fn run(args: CheckArgs) -> Result<i32> {
         std::fs::read_to_string(&args.file)
             .map_err(|e| Error::input(format!("cannot read {}: {e}", args.file.display())))?
     };
-    let parts = notation::split_game_text(&text);
+    let parts = notation::split_game_text(&text)?;
     let spec = args
         .board
         .clone()

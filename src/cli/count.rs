@@ -50,15 +50,25 @@ fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
         max_disk: args.disk.max_disk,
         cluster,
         stop_at_dead_end: false,
+        // The sweep's layers stay until the CSV files are written.
+        defer_cleanup: args.csv.is_some() && cluster.size() == 1,
     };
     let clock = Instant::now();
-    let counts = sweep::count(&board, start, &opts)?;
+    let swept = sweep::sweep_many(&board, &[start], &opts)?;
+    let counts = swept
+        .counts
+        .into_iter()
+        .next()
+        .expect("one start, one result");
     let secs = clock.elapsed().as_secs_f64();
     if !first {
         return Ok(0);
     }
     if let Some(dir) = &args.csv {
         files::write_atomically(dir, &export::count_files(std::slice::from_ref(&counts))?)?;
+    }
+    if let Some(work) = &swept.work {
+        crate::count::disk::remove_work(work)?;
     }
     print(&export::summary_text(&counts));
     print(&timing(secs, args.run.threads));

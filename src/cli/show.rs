@@ -27,9 +27,11 @@ pub(super) struct ShowArgs {
 /// `count`'s options instead).
 #[derive(Debug, Args)]
 pub(super) struct SearchArgs {
-    /// Give up with exit code 2 rather than let the search tables grow past SIZE (e.g. 8G).
+    /// Keep the search tables within SIZE (e.g. 8G). The table of hopeless positions, once
+    /// full, forgets some (slower, the same answer); the tables that must hold every
+    /// position (`--min-moves`, `reach --count`) give up with exit code 2 instead.
     /// Default: 80% of the memory available.
-    #[arg(long, value_name = "SIZE", value_parser = memory::parse)]
+    #[arg(long, value_name = "SIZE", value_parser = super::args::parse_budget)]
     pub(super) max_memory: Option<u64>,
 }
 

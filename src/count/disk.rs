@@ -848,12 +848,34 @@ impl Work {
         if self.keep || !self.made {
             return Ok(());
         }
-        fs::remove_dir_all(&self.dir).map_err(|e| io_error(&self.dir, "remove", e))?;
-        if let Some(root) = self.dir.parent() {
-            let _ = fs::remove_dir(root); // only if empty
-        }
-        Ok(())
+        remove_work(&self.dir)
     }
+
+    /// After a successful sweep whose results are not yet written: the folder to remove
+    /// once they are ([`remove_work`]), if there is one to remove.
+    pub(crate) fn defer(self) -> Option<PathBuf> {
+        (!self.keep && self.made).then_some(self.dir)
+    }
+}
+
+/// Removes a finished sweep's folder `dir` in the work directory, and the work directory
+/// with it if that leaves it empty: what a sweep does itself when it succeeds, unless its
+/// caller deferred it until the results were written ([`crate::count::sweep::Swept::work`]).
+///
+/// ```
+/// let root = tempfile::tempdir().unwrap();
+/// let work = root.path().join("pegsol-work");
+/// std::fs::create_dir_all(work.join("tri_5_from_a1")).unwrap();
+/// pegsol::count::disk::remove_work(&work.join("tri_5_from_a1"))?;
+/// assert!(!work.exists()); // empty, so removed too
+/// # Ok::<(), pegsol::error::Error>(())
+/// ```
+pub fn remove_work(dir: &Path) -> Result<()> {
+    fs::remove_dir_all(dir).map_err(|e| io_error(dir, "remove", e))?;
+    if let Some(root) = dir.parent() {
+        let _ = fs::remove_dir(root); // only if empty
+    }
+    Ok(())
 }
 
 /// Writes everything of the file system holding `dir` to the device (one `syncfs` for a

@@ -390,6 +390,11 @@ pub struct CountOptions {
     /// holds that layer's smallest dead end per start. Such a sweep keeps its own folder
     /// in the work directory, apart from a whole sweep's.
     pub stop_at_dead_end: bool,
+    /// Leave the sweep's folder in the work directory when it succeeds, and name it in
+    /// [`Swept::work`], for the caller to remove ([`crate::count::disk::remove_work`]) once
+    /// the results are written: a failed write then costs a resume from the last layer,
+    /// not the sweep.
+    pub defer_cleanup: bool,
 }
 
 /// The work directory of a sweep whose layers outgrow memory when none is given.
@@ -407,6 +412,7 @@ impl Default for CountOptions {
             max_disk: None,
             cluster: Cluster::single(),
             stop_at_dead_end: false,
+            defer_cleanup: false,
         }
     }
 }
@@ -454,6 +460,10 @@ pub struct Swept {
     /// layer holding one, when this process swept that layer (not when the sweep resumed
     /// from a checkpoint past it): the same for any threads, ranks and memory budget.
     pub least_dead_ends: Vec<Option<Pegs>>,
+    /// With [`CountOptions::defer_cleanup`], the sweep's folder in the work directory, left
+    /// for the caller to remove once the results are written (None: there is none to
+    /// remove, or `keep_work` keeps it).
+    pub work: Option<PathBuf>,
 }
 
 /// [`count_many`], with what earlier processes spent on the sweep ([`Swept::before`]).
@@ -1418,7 +1428,12 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             self.layers::<Wide, C>(codec, current.relane(), jumps, false, &mut run, opts)?;
         }
         run.bar.finish_and_clear();
-        run.work.finish()?;
+        let work = if opts.defer_cleanup {
+            run.work.defer()
+        } else {
+            run.work.finish()?;
+            None
+        };
         let before = run.before;
         let counts = self
             .starts
@@ -1443,6 +1458,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             counts,
             before,
             least_dead_ends: run.least_ends,
+            work,
         })
     }
 

@@ -18,6 +18,7 @@
 //! (row, then column), whatever order the pairs were computed in.
 
 use crate::count::cluster::Cluster;
+use crate::count::disk;
 use crate::count::export::{self, CsvRows};
 use crate::count::stats::Counts;
 use crate::count::sweep::{self, CountOptions};
@@ -940,6 +941,9 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                 max_disk: opts.max_disk,
                 cluster: opts.cluster,
                 stop_at_dead_end: false,
+                // The sweep's layers stay until its pairs are saved (one process only:
+                // ranks do not wait for rank 0's files).
+                defer_cleanup: opts.dir.is_some() && opts.cluster.size() == 1,
             };
             memory::reset_peak_rss();
             let clock = Instant::now();
@@ -950,7 +954,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                 .collect();
             let done =
                 sweep::sweep_many(board, &starts, &count_opts).inspect_err(|_| bar.abandon())?;
-            let (counts, before) = (done.counts, done.before);
+            let (counts, before, work) = (done.counts, done.before, done.work);
             // A sweep resumed from a checkpoint adds what its earlier processes spent.
             let secs = clock.elapsed().as_secs_f64() + before.millis as f64 / 1e3;
             let peak = memory::peak_rss().max((before.peak_rss > 0).then_some(before.peak_rss));
@@ -977,6 +981,9 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                 && first
             {
                 table.save(dir, opts.format)?;
+            }
+            if let Some(work) = work {
+                disk::remove_work(&work)?;
             }
             computed += group.members.len();
             bar.inc(group.members.len() as u64);

@@ -166,16 +166,19 @@ pub struct GameText {
 }
 
 /// Splits a game file into its `board:` and `start:` lines and the moves, dropping
-/// comments and drawn boards.
+/// comments and drawn boards. A `board:` or `start:` line given twice is refused.
 ///
 /// ```
 /// use pegsol::games::notation::split_game_text;
-/// let g = split_game_text("board: tri:5  # the triangle\nstart: a1\n  .\n o o\n1. a3-a1\n2. c3-a3\n");
+/// let g = split_game_text("board: tri:5  # the triangle\nstart: a1\n  .\n o o\n1. a3-a1\n2. c3-a3\n")?;
 /// assert_eq!(g.board.as_deref(), Some("tri:5"));
 /// assert_eq!(g.start.as_deref(), Some("a1"));
 /// assert_eq!(g.moves, "1. a3-a1\n2. c3-a3\n");
+/// assert!(split_game_text("start: a1\nstart: b3\n1. a3-a1\n").is_err());
+/// # Ok::<(), pegsol::error::Error>(())
 /// ```
-pub fn split_game_text(text: &str) -> GameText {
+pub fn split_game_text(text: &str) -> Result<GameText> {
+    let twice = |key: &str| Error::input(format!("the game has a second '{key}' line"));
     let mut out = GameText {
         board: None,
         start: None,
@@ -188,12 +191,20 @@ pub fn split_game_text(text: &str) -> GameText {
             continue;
         }
         if let Some(v) = trimmed.strip_prefix("board:") {
-            out.board = Some(v.trim().to_string());
+            if out.board.replace(v.trim().to_string()).is_some() {
+                return Err(twice("board:"));
+            }
         } else if let Some(v) = line.trim_start().strip_prefix("start:") {
             // One space separates the key from the value; any further blank belongs to a
             // picture whose first row starts with cells without a hole.
             let v = v.trim_matches(|c| c == '\r' || c == '\n');
-            out.start = Some(v.strip_prefix(' ').unwrap_or(v).to_string());
+            if out
+                .start
+                .replace(v.strip_prefix(' ').unwrap_or(v).to_string())
+                .is_some()
+            {
+                return Err(twice("start:"));
+            }
         } else if trimmed.chars().all(|c| c == 'o' || c == '.' || c == ' ') {
             continue; // a board drawn by --show
         } else {
@@ -201,7 +212,7 @@ pub fn split_game_text(text: &str) -> GameText {
             out.moves.push('\n');
         }
     }
-    out
+    Ok(out)
 }
 
 /// Why a replay failed: the jump (0-based index), and the reason.

@@ -235,6 +235,7 @@ impl Board {
     /// ```
     pub fn parse_file(name: &str, text: &str) -> Result<Board> {
         let mut lattice = Lattice::Square;
+        let mut lattice_line = None;
         let mut rows = Vec::new();
         for (lineno, line) in text.lines().enumerate() {
             let trimmed = line.trim();
@@ -242,6 +243,12 @@ impl Board {
                 continue;
             }
             if let Some(value) = trimmed.strip_prefix("lattice:") {
+                if lattice_line.replace(lineno).is_some() {
+                    return Err(Error::input(format!(
+                        "line {}: a second 'lattice:' line",
+                        lineno + 1
+                    )));
+                }
                 if !rows.is_empty() {
                     return Err(Error::input(format!(
                         "line {}: 'lattice:' must come before the picture",

@@ -122,7 +122,22 @@ fn bad_input_is_one_line_and_exit_2() {
     std::fs::write(bad_lattice.path(), "lattice: hexagonal\nooo\n").unwrap();
     let empty_file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(empty_file.path(), "# nothing\n").unwrap();
+    let two_lattices = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        two_lattices.path(),
+        "lattice: square\nlattice: triangular\n.\noo\n",
+    )
+    .unwrap();
     let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["--board".into(), two_lattices.path().display().to_string()],
+            "a second 'lattice:' line",
+        ),
+        (vec!["--max-memory".into(), "0".into()], "at least 64.0 KiB"),
+        (
+            vec!["--max-memory".into(), "1K".into()],
+            "at least 64.0 KiB",
+        ),
         (vec!["--board".into(), "hexagon".into()], "unknown board"),
         (
             vec![
@@ -227,7 +242,8 @@ fn unwritable_output_dir_is_refused_before_counting() {
     assert!(stderr.contains("not writable"), "{stderr}");
 }
 
-/// A budget too small for even one shard of a layer on disk is refused with one line.
+/// A budget below the smallest a sweep can use (64K) is refused with one line, before
+/// anything is made.
 #[test]
 fn memory_limit_refuses_clearly() {
     let dir = tempfile::tempdir().unwrap();

@@ -337,3 +337,60 @@ fn a_full_disk_is_refused_before_the_layer() {
         assert!(!out.join(f).exists(), "{f} written");
     }
 }
+
+/// When the results cannot be written after a sweep on disk (here a directory stands where
+/// a file goes), the sweep's layers stay: the rerun resumes from its last layer instead of
+/// sweeping again, writes the files, and only then removes the work. (`table` defers
+/// the same way; a directory in its folder would stop it reading the table first.)
+#[test]
+fn a_failed_write_keeps_the_sweep() {
+    {
+        let command = "count";
+        let tmp = tempfile::tempdir().unwrap();
+        let (out, work) = (tmp.path().join("out"), tmp.path().join("work"));
+        let blocked = out.join("finish.csv");
+        std::fs::create_dir_all(&blocked).unwrap();
+        let run = || {
+            crate::common::pegsol()
+                .args([
+                    command,
+                    "--board",
+                    "tri:6",
+                    "-j",
+                    "2",
+                    "--max-memory",
+                    "300K",
+                ])
+                .arg("--work-dir")
+                .arg(&work)
+                .arg("--csv")
+                .arg(&out)
+                .env("PEGSOL_TRACE", "1")
+                .output()
+                .unwrap()
+        };
+        let first = run();
+        let stderr = String::from_utf8_lossy(&first.stderr);
+        assert_eq!(first.status.code(), Some(2), "{command}: {stderr}");
+        assert!(stderr.contains("is a directory"), "{command}: {stderr}");
+        assert!(
+            sweep_folder(&work).is_some(),
+            "{command}: the work was removed"
+        );
+        std::fs::remove_dir(&blocked).unwrap();
+        let second = run();
+        let stderr = String::from_utf8_lossy(&second.stderr);
+        assert_eq!(second.status.code(), Some(0), "{command}: {stderr}");
+        assert!(
+            stderr.contains("resuming from layer"),
+            "{command}: {stderr}"
+        );
+        assert!(
+            !stderr.contains("on disk"),
+            "{command} swept a layer again: {stderr}"
+        );
+        assert!(!work.exists(), "{command}: work left after success");
+        let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+        assert!(summary.contains("tri:6,a1,"), "{summary}");
+    }
+}

@@ -540,7 +540,7 @@ fn svg_animation_is_written_and_renders() {
     let moves = notation::count_moves(
         &notation::parse_jumps(
             &Board::from_spec("english").unwrap(),
-            &notation::split_game_text(&text).moves,
+            &notation::split_game_text(&text).unwrap().moves,
         )
         .unwrap(),
     );
@@ -980,4 +980,14 @@ fn games_on_board_files_pass_check() {
     assert!(text.contains("board: boards/trapezoid.txt\n"), "{text}");
     let report = check(&text, &[]);
     assert!(report.contains("final position: 1 peg"), "{report}");
+    // A game naming its start (or board) twice is malformed, not an illegal game.
+    let twice = text.replacen("start: a1\n", "start: a1\nstart: b1\n", 1);
+    let out = pegsol()
+        .args(["check", "-"])
+        .write_stdin(twice)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("a second 'start:' line"), "{stderr}");
 }
