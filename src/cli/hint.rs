@@ -45,7 +45,7 @@ pub(super) fn run(args: HintArgs) -> Result<i32> {
         None => solvable::hint(&board, position, finish, &opts)?,
         Some(path) => {
             let cache = if path.exists() {
-                solvable::HintCache::read(path, &board, finish)?
+                solvable::HintCache::read(path, &board, finish, opts.max_memory)?
             } else {
                 let cache = solvable::HintCache::build(&board, position, finish, &opts)?;
                 cache.write(path)?;

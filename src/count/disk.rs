@@ -546,6 +546,111 @@ struct Checkpoint {
     /// Entries and bytes per shard file of that layer.
     shards: Vec<(u64, u64)>,
     progress: Progress,
+    /// The CRC-32 of the checkpoint's compact JSON without this field
+    /// ([`Checkpoint::checksum`]). Checkpoints of pegsol before it kept this have none:
+    /// they are accepted when consistent ([`Checkpoint::consistent`], which every
+    /// checkpoint must also be), so that an upgrade does not throw a long sweep away.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    crc32: Option<u32>,
+}
+
+impl Checkpoint {
+    /// The CRC-32 of the checkpoint's content: its compact JSON with no `crc32` field, the
+    /// fields in their declared order (one serialization for one content, whatever the
+    /// file's spacing or field order).
+    fn checksum(&self) -> u32 {
+        let bare = Checkpoint {
+            format: self.format.clone(),
+            id: self.id.clone(),
+            layer: self.layer,
+            shards: self.shards.clone(),
+            progress: self.progress.clone(),
+            crc32: None,
+        };
+        crc32fast::hash(&serde_json::to_vec(&bare).expect("a checkpoint serializes"))
+    }
+
+    /// Checks what a checkpoint of layer `layer` always holds, since the sweep records one
+    /// row per start for each layer swept before `layer` in which that start still has
+    /// positions: per start, rows for jumps `0, 1, ..., m - 1` with `m <= layer`, and
+    /// `m == layer` for some start (the layer swept last had entries); positions up to
+    /// symmetry and dead ends within the positions, games ended exactly where there are
+    /// dead ends; `positions` the sum of the rows' positions; `previous` the entries of
+    /// layer `layer - 1` (at least one, at most its positions over all starts, none at
+    /// layer 0), `before_previous` those of layer `layer - 2` (or 0, unknown); the wins
+    /// per hole decimal, as many holes for every start. Returns what does not hold.
+    fn consistent(&self) -> std::result::Result<(), String> {
+        let p = &self.progress;
+        let starts = self.id.starts.len();
+        if p.layers.len() != starts || p.finish.len() != starts {
+            return Err(format!(
+                "statistics of {} and {} starts for a sweep of {starts}",
+                p.layers.len(),
+                p.finish.len()
+            ));
+        }
+        if self.shards.is_empty() {
+            return Err("no shard files".into());
+        }
+        let mut total: u128 = 0;
+        let mut per_layer = vec![0u128; self.layer];
+        let mut longest = 0;
+        for (k, rows) in p.layers.iter().enumerate() {
+            if rows.len() > self.layer {
+                return Err(format!(
+                    "{} layers of statistics for start {k} before layer {}",
+                    rows.len(),
+                    self.layer
+                ));
+            }
+            longest = longest.max(rows.len());
+            for (j, (jumps, positions, reduced, games, dead)) in rows.iter().enumerate() {
+                let games: u128 = games
+                    .parse()
+                    .map_err(|_| format!("games ended {games:?} is not a count"))?;
+                if *jumps != j
+                    || *positions == 0
+                    || reduced > positions
+                    || dead > positions
+                    || (games == 0) != (*dead == 0)
+                {
+                    return Err(format!("row {j} of start {k} does not add up"));
+                }
+                total += u128::from(*positions);
+                per_layer[j] += u128::from(*positions);
+            }
+        }
+        if starts > 0 && longest != self.layer {
+            return Err(format!(
+                "statistics of {longest} layers before layer {}",
+                self.layer
+            ));
+        }
+        if total != u128::from(p.positions) {
+            return Err(format!(
+                "{} positions where its layers hold {total}",
+                p.positions
+            ));
+        }
+        let most = |j: Option<usize>| j.and_then(|j| per_layer.get(j).copied()).unwrap_or(0);
+        let (previous, before) = (p.previous as u128, p.before_previous as u128);
+        if (self.layer > 0 && previous == 0)
+            || previous > most(self.layer.checked_sub(1))
+            || before > most(self.layer.checked_sub(2))
+        {
+            return Err(format!(
+                "{} and {} entries in the layers before layer {}",
+                p.previous, p.before_previous, self.layer
+            ));
+        }
+        let holes = p.finish.first().map_or(0, Vec::len);
+        for f in &p.finish {
+            if f.len() != holes || f.iter().any(|w| w.parse::<u128>().is_err()) {
+                return Err("the wins per hole are not counts".into());
+            }
+        }
+        Ok(())
+    }
 }
 
 /// One sweep's folder in the work directory.
@@ -637,6 +742,16 @@ impl Work {
         Ok(dir)
     }
 
+    /// The error for a checkpoint resumed from ([`Work::resume`]) that the sweep finds
+    /// inconsistent: names the file, says why, and how to start over.
+    pub(crate) fn damaged(&self, why: &str) -> Error {
+        Error::Disk(format!(
+            "{} is damaged ({why}); remove {} to start over",
+            self.dir.join(CHECKPOINT).display(),
+            self.dir.display()
+        ))
+    }
+
     /// The sweep's identity.
     pub(crate) fn id(&self) -> &Identity {
         &self.id
@@ -680,6 +795,11 @@ impl Work {
             layer: files.layer,
             shards: files.shards.iter().map(|w| (w.entries, w.bytes)).collect(),
             progress: progress.clone(),
+            crc32: None,
+        };
+        let ck = Checkpoint {
+            crc32: Some(ck.checksum()),
+            ..ck
         };
         let path = self.dir.join(CHECKPOINT);
         let tmp = self.dir.join("checkpoint.json.tmp");
@@ -828,8 +948,20 @@ impl Work {
                 self.dir.display()
             ))
         };
+        let damaged = |why: String| {
+            Error::Disk(format!(
+                "{} is damaged ({why}); remove {} to start over",
+                path.display(),
+                self.dir.display()
+            ))
+        };
         let ck: Checkpoint =
-            serde_json::from_slice(&text).map_err(|e| bad(format!("unreadable: {e}")))?;
+            serde_json::from_slice(&text).map_err(|e| damaged(format!("unreadable: {e}")))?;
+        if let Some(stored) = ck.crc32
+            && stored != ck.checksum()
+        {
+            return Err(damaged("checksum mismatch".into()));
+        }
         if ck.format != FORMAT {
             return Err(bad(format!("format {:?}", ck.format)));
         }
@@ -839,6 +971,7 @@ impl Work {
                 ck.id.board, ck.id.starts
             )));
         }
+        ck.consistent().map_err(damaged)?;
         Ok(Some(ck))
     }
 

@@ -874,7 +874,7 @@ impl Run {
 
     /// Takes the statistics of a checkpoint back.
     fn restore(&mut self, p: &Progress) -> Result<()> {
-        let bad = || Error::Disk("a checkpoint's statistics do not fit this sweep".into());
+        let bad = || Error::Disk("its statistics do not fit this sweep".into());
         let number = |t: &String| t.parse::<u128>().map_err(|_| bad());
         if p.layers.len() != self.layers.len() || p.finish.len() != self.finish.len() {
             return Err(bad());
@@ -1041,6 +1041,13 @@ struct Sweep<'a, K: Bits, const N: usize> {
 }
 
 impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
+    /// The most entries a layer after one of `entries` can hold: each is a child of an
+    /// entry by one of the board's jumps. Caps the guesses of the next layer's size, which
+    /// a checkpoint's statistics feed.
+    fn most_children(&self, entries: u64) -> u64 {
+        entries.saturating_mul(self.board.jumps().len() as u64)
+    }
+
     fn new(board: &'a Board, starts: &[Pegs]) -> Self {
         // `K`: the symmetries that keep the starts' position class, when they share one (the
         // whole group otherwise); see [`Sweep::reduced_counts`].
@@ -1387,7 +1394,27 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         };
         let (current, jumps, narrow) = match resumed {
             Some((files, progress)) => {
-                run.restore(&progress)?;
+                // Beyond what the checkpoint checks of itself: a layer of every shard, and
+                // no more entries than the layer before could make (each entry is a child
+                // of one before it by one of the board's jumps).
+                if files.shards.len() != SHARDS {
+                    return Err(run.work.damaged(&format!(
+                        "{} shard files where a sweep has {SHARDS}",
+                        files.shards.len()
+                    )));
+                }
+                let most = progress.previous as u128 * self.board.jumps().len() as u128;
+                if files.layer > 0 && u128::from(files.entries()) > most {
+                    return Err(run.work.damaged(&format!(
+                        "layer {} holds {} entries, more than the {} of the layer before \
+                         could make",
+                        files.layer,
+                        files.entries(),
+                        progress.previous
+                    )));
+                }
+                run.restore(&progress)
+                    .map_err(|e| run.work.damaged(&e.to_string()))?;
                 if run.notices {
                     run.bar.suspend(|| {
                         eprintln!(
@@ -1492,7 +1519,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             let layer_clock = Instant::now();
             run.sent = 0;
             run.exchange = std::time::Duration::ZERO;
-            let guess = guess_next(entries, run.previous);
+            let guess = guess_next(entries, run.previous).min(self.most_children(entries));
             let share = guess / cluster.size() as u64;
             // In memory while this layer, the next one's tables (about twice their entries,
             // for the load factor and growth) and the children buffers fit the budget.
@@ -1523,7 +1550,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     Current::Memory(m) => self.spill(m, jumps, narrow, run, opts)?,
                 };
                 pool.iter_mut().flatten().for_each(|o| *o = Out::default());
-                let guess = guess_on_disk(entries, run.previous, run.before_previous);
+                let guess = guess_on_disk(entries, run.previous, run.before_previous)
+                    .min(self.most_children(entries));
                 let (next, acc, reduced, carried) =
                     self.disk_layer::<L, C>(codec, &files, guess, run, opts)?;
                 (Current::Disk(next), acc, reduced, carried)
@@ -1654,7 +1682,9 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         // carried over from narrow lanes), so that tables seldom grow (docs/experiments.md,
         // "Reserved tables").
         if run.previous > 0 {
-            let each = guess_next(all_entries, run.previous) as usize / SHARDS;
+            let each = guess_next(all_entries, run.previous).min(self.most_children(all_entries))
+                as usize
+                / SHARDS;
             if each >= 1024 {
                 next.par_iter_mut().for_each(|t| t.low.reserve(each));
             }
@@ -1762,7 +1792,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             run,
             opts,
             0,
-            entries * (size_of::<S>() + 4 * N) as u64,
+            entries.saturating_mul((size_of::<S>() + 4 * N) as u64),
             layer,
         )?;
         let dir = run.work.fresh_layer_dir(layer)?;
@@ -1788,8 +1818,20 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         layer: usize,
     ) -> Result<()> {
         let dir = run.work.dir();
+        // A guess beyond any disk (only statistics that do not belong to the sweep could
+        // make one, the guesses being capped by [`Sweep::most_children`]) is refused as
+        // such, not reported as a number of bytes that wrapped or saturated.
+        let Some(total) = have.checked_add(need).filter(|_| need < u64::MAX) else {
+            return Err(Error::Disk(format!(
+                "{} from {}: the size of layer {layer} on disk cannot be estimated (the guess \
+                 passes 2^64 bytes); remove {} to start over",
+                self.board.name(),
+                self.start_names(),
+                dir.display()
+            )));
+        };
         if let Some(max) = opts.max_disk
-            && have + need > max
+            && total > max
         {
             return Err(Error::Disk(format!(
                 "{} from {}: layer {layer} needs about {} bytes on disk with the {} of the layer \
@@ -1837,7 +1879,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         let per_entry = cur.bytes() as f64 / entries.max(1) as f64;
         let reduce = self.moves.outer_order() > self.moves.subgroup_order();
         let reduce_bytes = if reduce {
-            entries * size_of::<K>() as u64
+            entries.saturating_mul(size_of::<K>() as u64)
         } else {
             0
         };
@@ -1845,7 +1887,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             run,
             opts,
             cur.bytes(),
-            (share as f64 * per_entry * 1.25) as u64 + reduce_bytes,
+            ((share as f64 * per_entry * 1.25) as u64).saturating_add(reduce_bytes),
             cur.layer + 1,
         )?;
         let dir = run.work.fresh_layer_dir(cur.layer + 1)?;

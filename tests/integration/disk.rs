@@ -285,6 +285,11 @@ fn a_resumed_table_reports_the_cost_of_the_whole_sweep() {
     assert!(spent["peak_rss"].as_u64().is_some_and(|b| b > 0), "{spent}");
     // Say the killed process had run for an hour and peaked at 5 GiB.
     ck["progress"]["spent"] = serde_json::json!({"millis": 3_600_000u64, "peak_rss": 5u64 << 30});
+    // With the checksum of the edited content (the compact JSON without the checksum).
+    let obj = ck.as_object_mut().unwrap();
+    obj.shift_remove("crc32");
+    let crc = crc32fast::hash(&serde_json::to_vec(&ck).unwrap());
+    ck["crc32"] = serde_json::json!(crc);
     std::fs::write(&path, serde_json::to_string_pretty(&ck).unwrap()).unwrap();
     let mut args = table.to_vec();
     args.extend(["--work-dir", work.to_str().unwrap()]);
@@ -393,4 +398,127 @@ fn a_failed_write_keeps_the_sweep() {
         let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
         assert!(summary.contains("tri:6,a1,"), "{summary}");
     }
+}
+
+/// A checkpoint edited or damaged in its statistics, which no layer file's checksum
+/// covers, is refused with exit code 2 and one line naming it as damaged, never resumed
+/// into other counts: a count one higher (positions, games ended, wins at a hole), a layer's
+/// row dropped, the entries of the layer before changed (which once gave a guess of
+/// 18446744073709551615 bytes on disk). A checkpoint of a pegsol before the checksum (no
+/// `crc32`) resumes when consistent, to the uninterrupted run's files, and is refused when
+/// not.
+#[test]
+fn edited_checkpoints_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    run_into(tmp.path(), &TRI7, &whole);
+    let work = tmp.path().join("work");
+    let out = tmp.path().join("out");
+    assert!(kill_at_layer(&work, &out, 7), "killed before layer 7");
+    let folder = sweep_folder(&work).expect("the sweep's folder");
+    let name = folder.file_name().unwrap().to_owned();
+    let original: serde_json::Value =
+        serde_json::from_str(&read(&folder.join("checkpoint.json"))).unwrap();
+    assert!(original["crc32"].is_u64(), "{original}");
+    let layer = original["layer"].as_u64().unwrap() as usize;
+    assert!(layer >= 7, "{layer}");
+    let plus_one = |v: &mut serde_json::Value| {
+        *v = match &*v {
+            serde_json::Value::String(s) => {
+                serde_json::json!((s.parse::<u128>().unwrap() + 1).to_string())
+            }
+            n => serde_json::json!(n.as_u64().unwrap() + 1),
+        }
+    };
+    let old = |ck: &mut serde_json::Value| {
+        ck.as_object_mut().unwrap().shift_remove("crc32");
+    };
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let edits: Vec<(&str, Edit)> = vec![
+        (
+            "positions + 1",
+            Box::new(move |ck| plus_one(&mut ck["progress"]["layers"][0][5][1])),
+        ),
+        (
+            "games + 1",
+            Box::new(move |ck| plus_one(&mut ck["progress"]["layers"][0][6][3])),
+        ),
+        (
+            "finish + 1",
+            Box::new(move |ck| plus_one(&mut ck["progress"]["finish"][0][0])),
+        ),
+        (
+            "row dropped",
+            Box::new(|ck| {
+                ck["progress"]["layers"][0].as_array_mut().unwrap().pop();
+            }),
+        ),
+        (
+            "previous 99",
+            Box::new(|ck| ck["progress"]["previous"] = serde_json::json!(99)),
+        ),
+        (
+            "old, row dropped",
+            Box::new(move |ck| {
+                old(ck);
+                ck["progress"]["layers"][0].as_array_mut().unwrap().pop();
+            }),
+        ),
+        (
+            "old, previous 1",
+            Box::new(move |ck| {
+                old(ck);
+                ck["progress"]["previous"] = serde_json::json!(1);
+            }),
+        ),
+    ];
+    for (what, edit) in edits {
+        let copy = tmp
+            .path()
+            .join(format!("copy-{}", what.replace([' ', ','], "-")));
+        copy_dir(&work, &copy);
+        let mut ck = original.clone();
+        edit(&mut ck);
+        let path = copy.join(&name).join("checkpoint.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&ck).unwrap()).unwrap();
+        let never = tmp.path().join("never");
+        let output = pegsol()
+            .args(TRI7)
+            .arg("--work-dir")
+            .arg(&copy)
+            .arg("--csv")
+            .arg(&never)
+            .arg("-q")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
+        assert!(
+            stderr.contains("checkpoint.json is damaged"),
+            "{what}: {stderr}"
+        );
+        assert!(!stderr.contains("18446744073709551615"), "{what}: {stderr}");
+        assert!(!never.join("summary.csv").exists(), "{what}");
+    }
+    // Written before the checksum, and consistent: resumed, to the same files.
+    let mut ck = original.clone();
+    old(&mut ck);
+    std::fs::write(
+        folder.join("checkpoint.json"),
+        serde_json::to_string_pretty(&ck).unwrap(),
+    )
+    .unwrap();
+    pegsol()
+        .args(TRI7)
+        .arg("--work-dir")
+        .arg(&work)
+        .arg("--csv")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(format!(
+            "resuming from layer {layer}"
+        )));
+    assert_same_files(&whole, &out, "resumed from a checkpoint without a checksum");
 }

@@ -503,7 +503,7 @@ fn hints_agree_with_solvable_and_the_cache() {
         let cache = HintCache::build(&b, s0, f, &opts(2)).unwrap();
         let file = tempfile::NamedTempFile::new().unwrap();
         cache.write(file.path()).unwrap();
-        let read = HintCache::read(file.path(), &b, f).unwrap();
+        let read = HintCache::read(file.path(), &b, f, 1 << 30).unwrap();
         assert_eq!(read, cache);
         let mut p = s0;
         for _ in 0..4 {
@@ -573,6 +573,123 @@ fn cli_hint_cache() {
     }
     std::fs::write(&cache, b"not a cache\n").unwrap();
     assert_eq!(run("tri:5", "a1").status.code(), Some(2));
+}
+
+/// `hint --cache` on a damaged cache: a flipped byte anywhere in the body (where the
+/// header's checks cannot see it) or in the header, and a cache of the format before the
+/// checksum, are each one line and exit 2, never counts.
+#[test]
+fn cli_hint_cache_damaged_body_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("c5.bin");
+    let run = || {
+        pegsol()
+            .args([
+                "hint",
+                "-q",
+                "--board",
+                "tri:5",
+                "--position",
+                "a1",
+                "--cache",
+            ])
+            .arg(&cache)
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    assert_eq!(first.status.code(), Some(0));
+    let good = std::fs::read(&cache).unwrap();
+    assert!(good.len() > 12_000, "{}", good.len());
+    let refused = |what: &str, want: &str| {
+        let out = run();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+        assert!(out.stdout.is_empty(), "{what}");
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(err.contains(want), "{what}: {err}");
+    };
+    for at in [300, 322, good.len() / 2, good.len() - 1, 5, 60] {
+        let mut bad = good.clone();
+        bad[at] ^= 0x01;
+        std::fs::write(&cache, &bad).unwrap();
+        refused(&format!("byte {at}"), "c5.bin");
+    }
+    for at in [300, 322, good.len() - 1] {
+        let mut bad = good.clone();
+        bad[at] ^= 0x01;
+        std::fs::write(&cache, &bad).unwrap();
+        refused(&format!("byte {at}"), "damaged hint cache");
+    }
+    // Format 1: no checksum line.
+    let ends: Vec<usize> = (0..good.len())
+        .filter(|&i| good[i] == b'\n')
+        .take(4)
+        .collect();
+    let (head, crc_end) = (ends[2] + 1, ends[3] + 1);
+    assert!(good[head..].starts_with(b"crc32 "));
+    let mut old = b"pegsol hint cache 1".to_vec();
+    old.extend_from_slice(&good[b"pegsol hint cache 2".len()..head]);
+    old.extend_from_slice(&good[crc_end..]);
+    std::fs::write(&cache, &old).unwrap();
+    refused("format 1", "older pegsol");
+    // The good file still answers as the first time.
+    std::fs::write(&cache, &good).unwrap();
+    assert_eq!(run().stdout, first.stdout);
+}
+
+/// `hint --cache` reads only a regular file no larger than the memory budget: a device
+/// (which would never end), a FIFO (which would block), a directory and a file larger than
+/// `--max-memory` are each one line and exit 2, at once.
+#[test]
+fn cli_hint_cache_refuses_what_it_cannot_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |cache: &std::path::Path, extra: &[&str]| {
+        pegsol()
+            .args([
+                "hint",
+                "-q",
+                "--board",
+                "tri:5",
+                "--position",
+                "a1",
+                "--cache",
+            ])
+            .arg(cache)
+            .args(extra)
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap()
+    };
+    let refused = |cache: &std::path::Path, extra: &[&str], want: &str| {
+        let out = run(cache, extra);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {err}", cache.display());
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(want), "{err}");
+    };
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    refused(&fifo, &[], "is not a regular file");
+    refused(
+        std::path::Path::new("/dev/zero"),
+        &[],
+        "is not a regular file",
+    );
+    refused(dir.path(), &[], "is not a regular file");
+    // A cache of 12,000-odd bytes answers; a file of 100 KB under a budget of 64 KiB (the
+    // least) is refused by its size, before it is read.
+    let cache = dir.path().join("c5.bin");
+    assert_eq!(run(&cache, &[]).status.code(), Some(0));
+    let big = dir.path().join("big.bin");
+    std::fs::write(&big, vec![b'x'; 100_000]).unwrap();
+    refused(&big, &["--max-memory", "64K"], "holds 100000 bytes");
+    assert_eq!(run(&cache, &["--max-memory", "1M"]).status.code(), Some(0));
 }
 
 /// Every how many positions (in key order) the cuts are sought from.

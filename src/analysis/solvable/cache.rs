@@ -30,8 +30,11 @@ pub struct HintCache {
     layers: Vec<Vec<(Pegs, u128)>>,
 }
 
-/// The first line of a hint cache file.
-pub(super) const CACHE_MAGIC: &str = "pegsol hint cache 1";
+/// The first line of a hint cache file. Format 2 added the checksum line; a file of
+/// format 1 ([`OLD_CACHE_MAGIC`]) is refused with a line that says to rebuild it.
+pub(super) const CACHE_MAGIC: &str = "pegsol hint cache 2";
+/// The first line of a hint cache file written before the checksum (format 1).
+const OLD_CACHE_MAGIC: &str = "pegsol hint cache 1";
 
 impl HintCache {
     /// The solvable positions from `position` (ending on `finish`) and their wins.
@@ -195,18 +198,23 @@ impl HintCache {
     }
 
     /// The cache as bytes: a text header (magic line, identity, start, number of layers),
-    /// then per layer its length and (position, `W`) pairs as little-endian `u128`s.
+    /// a line with the CRC-32 of everything else in the file (the three header lines and
+    /// the body), then per layer its length and (position, `W`) pairs as little-endian
+    /// `u128`s.
     ///
     /// ```
     /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
     /// let b = Board::from_spec("tri:5").unwrap();
     /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
     /// let bytes = c.to_bytes();
-    /// assert!(bytes.starts_with(b"pegsol hint cache 1\nboard tri:5, finish any, 15 holes"));
+    /// assert!(bytes.starts_with(b"pegsol hint cache 2\nboard tri:5, finish any, 15 holes"));
+    /// // The fourth line is the checksum's.
+    /// let line = bytes.split(|&b| b == b'\n').nth(3).unwrap();
+    /// assert!(line.starts_with(b"crc32 ") && line.len() == 14);
     /// assert_eq!(HintCache::from_bytes(&bytes, &b, Finish::Any).unwrap(), c);
     /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = format!(
+        let head = format!(
             "{CACHE_MAGIC}\n{}\nstart {} goal {} layers {}\n",
             self.identity,
             self.start,
@@ -214,14 +222,20 @@ impl HintCache {
             self.layers.len()
         )
         .into_bytes();
-        out.reserve(self.len() * 32 + self.layers.len() * 8);
+        let mut body = Vec::with_capacity(self.len() * 32 + self.layers.len() * 8);
         for layer in &self.layers {
-            out.extend_from_slice(&(layer.len() as u64).to_le_bytes());
+            body.extend_from_slice(&(layer.len() as u64).to_le_bytes());
             for &(k, w) in layer {
-                out.extend_from_slice(&k.to_le_bytes());
-                out.extend_from_slice(&w.to_le_bytes());
+                body.extend_from_slice(&k.to_le_bytes());
+                body.extend_from_slice(&w.to_le_bytes());
             }
         }
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&head);
+        crc.update(&body);
+        let mut out = head;
+        out.extend_from_slice(format!("crc32 {:08x}\n", crc.finalize()).as_bytes());
+        out.extend_from_slice(&body);
         out
     }
 
@@ -235,20 +249,48 @@ impl HintCache {
     /// assert_eq!(HintCache::from_bytes(&c.to_bytes(), &b, Finish::Any).unwrap(), c);
     /// let a1 = Finish::Hole(b.hole("a1").unwrap());
     /// assert!(HintCache::from_bytes(&c.to_bytes(), &b, a1).is_err());
+    /// // One flipped bit anywhere in the body: the checksum refuses the file.
+    /// let mut bytes = c.to_bytes();
+    /// bytes[300] ^= 1;
+    /// let err = HintCache::from_bytes(&bytes, &b, Finish::Any).unwrap_err().to_string();
+    /// assert!(err.contains("damaged hint cache"), "{err}");
     /// ```
     pub fn from_bytes(bytes: &[u8], board: &Board, finish: Finish) -> Result<HintCache> {
         let damaged = || Error::input("not a pegsol hint cache, or a damaged one");
         let mut rest = bytes;
-        let mut line = || -> Result<String> {
+        let line = |rest: &mut &[u8]| -> Result<String> {
             let end = rest.iter().position(|&b| b == b'\n').ok_or_else(damaged)?;
             let text = std::str::from_utf8(&rest[..end]).map_err(|_| damaged())?;
-            rest = &rest[end + 1..];
+            *rest = &rest[end + 1..];
             Ok(text.to_string())
         };
-        if line()? != CACHE_MAGIC {
+        let magic = line(&mut rest)?;
+        if magic == OLD_CACHE_MAGIC {
+            return Err(Error::input(
+                "a hint cache of an older pegsol (format 1, without a checksum); delete it to \
+                 rebuild it",
+            ));
+        }
+        if magic != CACHE_MAGIC {
             return Err(damaged());
         }
-        let identity = line()?;
+        let identity = line(&mut rest)?;
+        let numbers_line = line(&mut rest)?;
+        let head = bytes.len() - rest.len();
+        let crc_line = line(&mut rest)?;
+        // Everything but the checksum line is checked before any of it is used.
+        let stored = crc_line
+            .strip_prefix("crc32 ")
+            .and_then(|x| u32::from_str_radix(x, 16).ok())
+            .ok_or_else(damaged)?;
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&bytes[..head]);
+        crc.update(rest);
+        if crc.finalize() != stored {
+            return Err(Error::input(
+                "a damaged hint cache (checksum mismatch); delete it to rebuild it",
+            ));
+        }
         let want = Self::identity(board, finish);
         if identity != want {
             let short = |s: &str| s.split(", ").take(2).collect::<Vec<_>>().join(", ");
@@ -263,7 +305,7 @@ impl HintCache {
                 }
             )));
         }
-        let numbers: Vec<u128> = line()?
+        let numbers: Vec<u128> = numbers_line
             .split(' ')
             .skip(1)
             .step_by(2)
@@ -322,7 +364,9 @@ impl HintCache {
         crate::output::files::write_file_atomically(path, &self.to_bytes())
     }
 
-    /// Reads the cache in `path` ([`HintCache::from_bytes`]).
+    /// Reads the cache in `path` ([`HintCache::from_bytes`]), which must be a regular file
+    /// of at most `max_bytes` bytes (the memory budget): anything else (a device, a FIFO, a
+    /// directory, a larger file) is refused before a byte of it is read.
     ///
     /// ```
     /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
@@ -331,13 +375,55 @@ impl HintCache {
     /// let dir = tempfile::tempdir().unwrap();
     /// let path = dir.path().join("tri5-any.cache");
     /// c.write(&path).unwrap();
-    /// assert_eq!(HintCache::read(&path, &b, Finish::Any).unwrap(), c);
+    /// assert_eq!(HintCache::read(&path, &b, Finish::Any, 1 << 30).unwrap(), c);
     /// let other = Board::from_spec("tri:6").unwrap();
-    /// assert!(HintCache::read(&path, &other, Finish::Any).is_err());
+    /// assert!(HintCache::read(&path, &other, Finish::Any, 1 << 30).is_err());
+    /// // Larger than the budget, or not a regular file: refused.
+    /// assert!(HintCache::read(&path, &b, Finish::Any, 1000).is_err());
+    /// assert!(HintCache::read(dir.path(), &b, Finish::Any, 1 << 30).is_err());
     /// ```
-    pub fn read(path: &std::path::Path, board: &Board, finish: Finish) -> Result<HintCache> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| Error::input(format!("cannot read {}: {e}", path.display())))?;
+    pub fn read(
+        path: &std::path::Path,
+        board: &Board,
+        finish: Finish,
+        max_bytes: u64,
+    ) -> Result<HintCache> {
+        use std::io::Read;
+        use std::os::unix::fs::OpenOptionsExt;
+        let fail = |e: std::io::Error| Error::input(format!("cannot read {}: {e}", path.display()));
+        let regular = |meta: &std::fs::Metadata| -> Result<u64> {
+            if !meta.is_file() {
+                return Err(Error::input(format!(
+                    "{} is not a regular file; --cache names a file that pegsol writes",
+                    path.display()
+                )));
+            }
+            if meta.len() > max_bytes {
+                return Err(Error::input(format!(
+                    "{} holds {} bytes ({}), more than the memory budget of {} (--max-memory); \
+                     not read",
+                    path.display(),
+                    meta.len(),
+                    crate::memory::human(meta.len()),
+                    crate::memory::human(max_bytes)
+                )));
+            }
+            Ok(meta.len())
+        };
+        // Checked before opening (opening a FIFO waits for a writer), and again on the file
+        // opened, without waiting, in case the path changed in between.
+        regular(&std::fs::metadata(path).map_err(fail)?)?;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)
+            .map_err(fail)?;
+        let len = regular(&file.metadata().map_err(fail)?)?;
+        // At most one byte more than the length seen, so a file that grows stays bounded.
+        let mut bytes = Vec::with_capacity(len as usize);
+        file.take(len.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(fail)?;
         Self::from_bytes(&bytes, board, finish)
             .map_err(|e| Error::input(format!("{}: {e}", path.display())))
     }
