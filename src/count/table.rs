@@ -320,6 +320,22 @@ impl Entry {
             run,
         }
     }
+
+    /// Whether the entry holds what every count has: its summary, a row of depth.csv (the
+    /// start, no jump made) and one of pegs_left.csv (some game ends). A table's pair whose
+    /// rows a file lost is not complete, and is counted again.
+    ///
+    /// ```
+    /// use pegsol::{count::{count, table::Entry, CountOptions}, geometry::Board};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let mut e = Entry::new(&count(&b, b.default_start(), &CountOptions::default()).unwrap(), 3, vec![]);
+    /// assert!(e.is_whole());
+    /// e.depth.clear();
+    /// assert!(!e.is_whole());
+    /// ```
+    pub fn is_whole(&self) -> bool {
+        !self.summary.is_empty() && !self.depth.is_empty() && !self.pegs_left.is_empty()
+    }
 }
 
 /// The finished pairs of a batch, in output order.
@@ -469,7 +485,7 @@ impl Table {
                 }
             }
         }
-        table.entries.retain(|_, e| !e.summary.is_empty());
+        table.entries.retain(|_, e| e.is_whole());
         Ok(table)
     }
 
@@ -541,7 +557,9 @@ impl Table {
                     check_counts(&where_, header, &key, row)?;
                 }
             }
-            table.entries.insert(key, entry);
+            if entry.is_whole() {
+                table.entries.insert(key, entry);
+            }
         }
         Ok(table)
     }

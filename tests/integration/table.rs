@@ -487,3 +487,29 @@ fn tables_with_damaged_counts_are_refused() {
     damage("depth.csv", "tri:4,a1,0,1,1,", "tri:4,a1,0,1,one,", "csv");
     damage("table.json", "\"games\": 48", "\"games\": -48", "json");
 }
+
+/// A pair whose rows a file lost (depth.csv or pegs_left.csv without them, or the file
+/// gone) is not complete: the rerun counts it again and the files are whole again.
+#[test]
+fn pairs_missing_rows_are_counted_again() {
+    let whole = tempfile::tempdir().unwrap();
+    table(whole.path(), &["tri:4"]).assert().success();
+    for (file, drop) in [("depth.csv", "tri:4,a1,"), ("pegs_left.csv", "tri:4,b3,")] {
+        let dir = tempfile::tempdir().unwrap();
+        for f in FILES.iter().chain(&["runs.csv"]) {
+            std::fs::copy(whole.path().join(f), dir.path().join(f)).unwrap();
+        }
+        let text = read(&dir.path().join(file));
+        let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with(drop)).collect();
+        std::fs::write(dir.path().join(file), kept.join("\n") + "\n").unwrap();
+        pegsol()
+            .args(["table", "--board", "tri:4", "--csv"])
+            .arg(dir.path())
+            .assert()
+            .success()
+            .stderr(predicates::str::contains(
+                "3 pairs: 1 computed, 2 already complete",
+            ));
+        assert_same_table(whole.path(), dir.path());
+    }
+}
