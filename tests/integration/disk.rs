@@ -126,6 +126,17 @@ fn checkpoint_layer(work: &Path) -> Option<usize> {
 
 const TRI7: [&str; 6] = ["count", "--board", "tri:7", "--hole", "a1", "-j2"];
 
+/// [`TRI7`] with its layers in `work` and its CSV files in `out`.
+fn tri7_into(work: &Path, out: &Path) -> assert_cmd::Command {
+    let mut cmd = pegsol();
+    cmd.args(TRI7)
+        .arg("--work-dir")
+        .arg(work)
+        .arg("--csv")
+        .arg(out);
+    cmd
+}
+
 /// Starts `pegsol count` on tri:7 with its layers in `work` and SIGKILLs it once its
 /// checkpoint has reached `layer`. Returns whether it was still running then.
 fn kill_at_layer(work: &Path, out: &Path, layer: usize) -> bool {
@@ -231,12 +242,7 @@ fn killed_sweeps_resume_and_damaged_files_are_refused() {
         let copy = tmp.path().join(format!("copy-{}", what.replace(' ', "-")));
         copy_dir(&work, &copy);
         damage(&shard(&copy), &foreign_layer);
-        let output = pegsol()
-            .args(TRI7)
-            .arg("--work-dir")
-            .arg(&copy)
-            .arg("--csv")
-            .arg(tmp.path().join("never"))
+        let output = tri7_into(&copy, &tmp.path().join("never"))
             .arg("-q")
             .output()
             .unwrap();
@@ -249,12 +255,7 @@ fn killed_sweeps_resume_and_damaged_files_are_refused() {
     }
 
     // The undamaged work resumes and finishes with the uninterrupted run's files.
-    pegsol()
-        .args(TRI7)
-        .arg("--work-dir")
-        .arg(&work)
-        .arg("--csv")
-        .arg(&out)
+    tri7_into(&work, &out)
         .assert()
         .success()
         .stderr(predicates::str::contains(format!(
@@ -482,15 +483,7 @@ fn edited_checkpoints_are_refused() {
         let path = copy.join(&name).join("checkpoint.json");
         std::fs::write(&path, serde_json::to_string_pretty(&ck).unwrap()).unwrap();
         let never = tmp.path().join("never");
-        let output = pegsol()
-            .args(TRI7)
-            .arg("--work-dir")
-            .arg(&copy)
-            .arg("--csv")
-            .arg(&never)
-            .arg("-q")
-            .output()
-            .unwrap();
+        let output = tri7_into(&copy, &never).arg("-q").output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
@@ -509,12 +502,7 @@ fn edited_checkpoints_are_refused() {
         serde_json::to_string_pretty(&ck).unwrap(),
     )
     .unwrap();
-    pegsol()
-        .args(TRI7)
-        .arg("--work-dir")
-        .arg(&work)
-        .arg("--csv")
-        .arg(&out)
+    tri7_into(&work, &out)
         .assert()
         .success()
         .stderr(predicates::str::contains(format!(

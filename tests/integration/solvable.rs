@@ -575,6 +575,26 @@ fn cli_hint_cache() {
     assert_eq!(run("tri:5", "a1").status.code(), Some(2));
 }
 
+/// `pegsol hint` on tri:5 from a1 with `--cache cache` and `extra` arguments (a 60 s
+/// timeout, so that a read that never ends fails the test).
+fn hint_tri5_cached(cache: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    pegsol()
+        .args([
+            "hint",
+            "-q",
+            "--board",
+            "tri:5",
+            "--position",
+            "a1",
+            "--cache",
+        ])
+        .arg(cache)
+        .args(extra)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap()
+}
+
 /// `hint --cache` on a damaged cache: a flipped byte anywhere in the body (where the
 /// header's checks cannot see it) or in the header, and a cache of the format before the
 /// checksum, are each one line and exit 2, never counts.
@@ -582,22 +602,7 @@ fn cli_hint_cache() {
 fn cli_hint_cache_damaged_body_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("c5.bin");
-    let run = || {
-        pegsol()
-            .args([
-                "hint",
-                "-q",
-                "--board",
-                "tri:5",
-                "--position",
-                "a1",
-                "--cache",
-            ])
-            .arg(&cache)
-            .timeout(std::time::Duration::from_secs(60))
-            .output()
-            .unwrap()
-    };
+    let run = || hint_tri5_cached(&cache, &[]);
     let first = run();
     assert_eq!(first.status.code(), Some(0));
     let good = std::fs::read(&cache).unwrap();
@@ -645,23 +650,7 @@ fn cli_hint_cache_damaged_body_is_refused() {
 #[test]
 fn cli_hint_cache_refuses_what_it_cannot_read() {
     let dir = tempfile::tempdir().unwrap();
-    let run = |cache: &std::path::Path, extra: &[&str]| {
-        pegsol()
-            .args([
-                "hint",
-                "-q",
-                "--board",
-                "tri:5",
-                "--position",
-                "a1",
-                "--cache",
-            ])
-            .arg(cache)
-            .args(extra)
-            .timeout(std::time::Duration::from_secs(20))
-            .output()
-            .unwrap()
-    };
+    let run = hint_tri5_cached;
     let refused = |cache: &std::path::Path, extra: &[&str], want: &str| {
         let out = run(cache, extra);
         let err = String::from_utf8_lossy(&out.stderr);
