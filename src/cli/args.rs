@@ -61,6 +61,16 @@ pub(crate) fn parse_budget(s: &str) -> std::result::Result<u64, String> {
     Ok(n)
 }
 
+/// Parses a FILE that a command writes (and `hint --cache` reads back): any path but `-`,
+/// which elsewhere stands for standard input or output. Standard output carries the
+/// command's own text, so `-` is refused rather than made a file of that name.
+pub(crate) fn parse_file(s: &str) -> std::result::Result<PathBuf, String> {
+    if s == "-" {
+        return Err("a file name ('-' would mix it into standard output)".to_string());
+    }
+    Ok(PathBuf::from(s))
+}
+
 /// The most worker threads a command starts: more than any machine has cores, few enough
 /// that a mistyped number is refused at once rather than spent starting threads.
 pub(crate) const MAX_THREADS: usize = 1024;

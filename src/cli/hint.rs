@@ -23,7 +23,7 @@ pub(super) struct HintArgs {
     /// Keep the solvable set in FILE: read it when FILE exists (refused, exit 2, when it
     /// belongs to another board or finish), else compute it from this position and write
     /// it. Every later position of the same game is then answered from the file at once.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = super::args::parse_file)]
     cache: Option<PathBuf>,
     #[command(flatten)]
     run: RunArgs,

@@ -19,7 +19,7 @@ pub(super) struct ShowArgs {
     #[arg(long)]
     pub(super) show: bool,
     /// Write an animated SVG of the game (one frame per move) to FILE.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = super::args::parse_file)]
     pub(super) svg: Option<PathBuf>,
 }
 

@@ -108,7 +108,8 @@ pub fn jump_from_diff(board: &Board, before: Pegs, after: Pegs) -> Option<Jump> 
 }
 
 /// Parses moves (`c1-a1-a3`, `f4-d4`, separated by spaces, commas or new lines) into jumps.
-/// Checks that each step is a jump of the board, not that it is legal in a position.
+/// Checks that each step is a jump of the board, not that it is legal in a position. Move
+/// numbers (`1.`) may be left out; those given must count 1, 2, 3, ... in order.
 ///
 /// ```
 /// use pegsol::{geometry::board::Board, games::notation::parse_jumps};
@@ -116,11 +117,23 @@ pub fn jump_from_diff(board: &Board, before: Pegs, after: Pegs) -> Option<Jump> 
 /// let jumps = parse_jumps(&e, "1. d2-d4\n2. f3-d3").unwrap();
 /// assert_eq!(jumps.len(), 2);
 /// assert!(parse_jumps(&e, "d2-d3").is_err()); // not a jump: d3 is next to d2
+/// assert!(parse_jumps(&e, "1. d2-d4\n1. f3-d3").is_err()); // a move number repeated
 /// ```
 pub fn parse_jumps(board: &Board, text: &str) -> Result<Vec<Jump>> {
     let mut jumps = Vec::new();
+    // Move numbers are optional; those given must run 1., 2., 3., ... in order.
+    let mut numbers = 0u64;
     for token in text.split(|c: char| c.is_whitespace() || c == ',' || c == ';') {
-        if token.is_empty() || is_move_number(token) {
+        if token.is_empty() {
+            continue;
+        }
+        if is_move_number(token) {
+            numbers += 1;
+            if token[..token.len() - 1].parse::<u64>().ok() != Some(numbers) {
+                return Err(Error::input(format!(
+                    "move number '{token}' where {numbers}. was expected (numbers run 1., 2., 3., ... in order)"
+                )));
+            }
             continue;
         }
         let holes = token

@@ -680,6 +680,8 @@ impl Board {
     /// let e = pegsol::geometry::board::Board::from_spec("english").unwrap();
     /// let centre = "  ooo/  ooo/ooooooo/ooo.ooo/ooooooo/  ooo/  ooo";
     /// assert_eq!(e.parse_position(centre).unwrap(), e.default_start());
+    /// assert!(b.parse_position("a1+").is_err()); // a name missing
+    /// assert!(b.parse_position("./oo/ooo/").is_err()); // a row missing
     /// ```
     pub fn parse_position(&self, text: &str) -> Result<Pegs> {
         // Leading spaces are part of a picture (no hole there); only line ends are trimmed.
@@ -690,15 +692,24 @@ impl Board {
                     .chars()
                     .all(|c| c == '.' || c == '-' || c == ' ' || is_peg_char(c)));
         if !is_picture {
+            if text.trim().is_empty() {
+                return Err(Error::input(format!("empty position '{text}'")));
+            }
             let names: Vec<String> = text
                 .split(['+', ','])
                 .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
                 .collect();
-            if names.is_empty() {
-                return Err(Error::input(format!("empty position '{text}'")));
+            if names.iter().any(|n| n.is_empty()) {
+                return Err(Error::input(format!(
+                    "position '{text}': a hole name is missing around a '+' or ','"
+                )));
             }
             return self.start_from_names(&names);
+        }
+        if text.ends_with('/') {
+            return Err(Error::input(format!(
+                "position '{text}' ends with '/' (rows are joined by '/', not ended by it)"
+            )));
         }
         let min_r = self.cells.iter().map(|x| x.0).min().unwrap_or(0);
         let min_c = self.cells.iter().map(|x| x.1).min().unwrap_or(0);

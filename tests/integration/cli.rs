@@ -212,6 +212,68 @@ fn bad_input_is_one_line_and_exit_2() {
     }
 }
 
+/// Bad input to the commands other than `count`: one line, exit 2, and no file made (a
+/// FILE of `-` was once created under that name).
+#[test]
+fn other_commands_refuse_bad_input_on_one_line() {
+    let game = "board: tri:5\nstart: a1\n1. a3-a1\n";
+    let repeated = format!("{game}1. c3-a3\n");
+    let skipped = format!("{game}3. c3-a3\n");
+    let cases: Vec<(&[&str], &str, &str)> = vec![
+        (&["solve", "--svg", "-"], "", "a file name"),
+        (
+            &["hint", "--position", "a1", "--cache", "-"],
+            "",
+            "a file name",
+        ),
+        (&["hint", "--position", "a1+"], "", "a hole name is missing"),
+        (&["hint", "--position", "+a1"], "", "a hole name is missing"),
+        (
+            &["hint", "--position", "a1++b3"],
+            "",
+            "a hole name is missing",
+        ),
+        (
+            &["hint", "--position", "a1,,b3"],
+            "",
+            "a hole name is missing",
+        ),
+        (
+            &["hint", "--position", "./oo/ooo/oooo/ooooo/"],
+            "",
+            "ends with '/'",
+        ),
+        (&["check", "-"], &repeated, "move number '1.' where 2. was"),
+        (&["check", "-"], &skipped, "move number '3.' where 2. was"),
+    ];
+    for (args, stdin, message) in cases {
+        let cwd = tempfile::tempdir().unwrap();
+        let out = pegsol()
+            .current_dir(cwd.path())
+            .args(args)
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert_eq!(
+            std::fs::read_dir(cwd.path()).unwrap().count(),
+            0,
+            "{args:?}"
+        );
+    }
+    // The same game, numbered in order or not at all, is legal.
+    for text in [format!("{game}2. c3-a3\n"), format!("{game}c3-a3\n")] {
+        pegsol()
+            .args(["check", "-"])
+            .write_stdin(text)
+            .assert()
+            .success();
+    }
+}
+
 /// A missing required argument is named on the one line (clap puts it on a line of its own).
 #[test]
 fn a_missing_argument_is_named_on_one_line() {
