@@ -4,6 +4,7 @@
 use super::args::StartArgs;
 use super::print;
 use super::show::{SearchArgs, ShowArgs, emit, summary};
+use crate::analysis::solvable::Finish;
 use crate::error::{Error, Result};
 use crate::games::minmoves::{Ends, min_moves};
 use crate::games::solve::{Goal, Outcome, search};
@@ -16,7 +17,7 @@ use thousands::Separable;
 pub(super) struct SolveArgs {
     #[command(flatten)]
     start: StartArgs,
-    /// The hole the last peg must finish in. Default: anywhere.
+    /// The hole the last peg must finish in, or `any`. Default: anywhere.
     #[arg(long, value_name = "CELL")]
     finish: Option<String>,
     /// Find a game that leaves N pegs (anywhere) instead of one, or prove that none does:
@@ -47,7 +48,10 @@ pub(super) struct SolveArgs {
 /// Runs the command.
 pub(super) fn run(args: SolveArgs) -> Result<i32> {
     let (board, start) = args.start.resolve()?;
-    let finish = args.finish.as_deref().map(|f| board.hole(f)).transpose()?;
+    let finish = match Finish::parse(&board, args.finish.as_deref())? {
+        Finish::Any => None,
+        Finish::Hole(h) => Some(h),
+    };
     let finish_text = finish.map_or("anywhere".to_string(), |h| board.hole_name(h));
     // What the game must end with, as the messages say it.
     let end_text = match args.leave {

@@ -971,6 +971,18 @@ fn tri11_is_found_by_the_beam_with_128_bit_positions() {
     assert!(check(&text, &[]).contains("final position: 1 peg"));
 }
 
+/// `--finish any` is the default spelled out, as `solvable` and `hint` take it.
+#[test]
+fn solve_takes_finish_any() {
+    for finish in ["any", "ANY"] {
+        let (text, code) = stdout_of(&["solve", "--board", "english", "--finish", finish]);
+        assert_eq!(code, 0, "{text}");
+        assert!(text.contains("to one peg anywhere"), "{text}");
+        let report = check(&text, &[]);
+        assert!(report.contains("final position: 1 peg"), "{report}");
+    }
+}
+
 /// A game on a board file names the file's path on its `board:` line, so that `check`
 /// reads the same board again (the board's name, the file's stem, would not).
 #[test]
