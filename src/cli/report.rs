@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub(super) struct ReportArgs {
-    /// The directory of a table in CSV format (`pegsol table --csv DIR`).
+    /// The directory of a table (`pegsol table --csv DIR`, in CSV or `--format json`).
     #[arg(value_name = "DIR")]
     dir: PathBuf,
     /// Boards to compare side by side (repeatable; ranges such as tri:5..7 accepted).

@@ -459,9 +459,6 @@ fn tables_with_damaged_counts_are_refused() {
             }
             let out = cmd.arg(dir.path()).output().unwrap();
             let stderr = String::from_utf8_lossy(&out.stderr);
-            if command == "report" && format == "json" {
-                continue; // report reads CSV tables only
-            }
             assert_eq!(
                 out.status.code(),
                 Some(2),
@@ -486,6 +483,38 @@ fn tables_with_damaged_counts_are_refused() {
     );
     damage("depth.csv", "tri:4,a1,0,1,1,", "tri:4,a1,0,1,one,", "csv");
     damage("table.json", "\"games\": 48", "\"games\": -48", "json");
+}
+
+/// `report` reads a table written with `--format json` as it reads the CSV one: the same
+/// comparison.csv, and comparison.md names table.json as its source.
+#[test]
+fn report_reads_json_tables_as_csv_ones() {
+    let mut comparisons = Vec::new();
+    for format in ["csv", "json"] {
+        let dir = tempfile::tempdir().unwrap();
+        pegsol()
+            .args([
+                "table", "--board", "tri:4", "-q", "--format", format, "--csv",
+            ])
+            .arg(dir.path())
+            .assert()
+            .success();
+        pegsol().arg("report").arg(dir.path()).assert().success();
+        let md = read(&dir.path().join("comparison.md"));
+        let source = if format == "csv" {
+            "summary.csv"
+        } else {
+            "table.json"
+        };
+        assert!(md.contains(&format!("from the table's {source};")), "{md}");
+        comparisons.push(read(&dir.path().join("comparison.csv")));
+    }
+    assert!(
+        comparisons[0].contains("\ntri:4,all,"),
+        "{}",
+        comparisons[0]
+    );
+    assert_eq!(comparisons[0], comparisons[1]);
 }
 
 /// A pair whose rows a file lost (depth.csv or pegs_left.csv without them, or the file
