@@ -692,6 +692,11 @@ fn shard_path(dir: &Path, s: usize) -> PathBuf {
     dir.join(format!("shard-{s:02}"))
 }
 
+/// Whether the sweep folder `dir` holds a checkpoint (a layer to resume from).
+pub(crate) fn has_checkpoint(dir: &Path) -> bool {
+    dir.join(CHECKPOINT).is_file()
+}
+
 /// A name for a folder from free text: letters, digits, `.`, `-` and `_` kept, the rest `_`.
 ///
 /// ```

@@ -1786,8 +1786,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         run: &mut Run,
         opts: &CountOptions,
     ) -> Result<LayerFiles> {
-        run.work_dir()?;
         let entries: u64 = current.iter().map(|t| t.len() as u64).sum();
+        // Checked before the folder is made, so that a refusal leaves nothing behind.
         self.check_disk(
             run,
             opts,
@@ -1795,6 +1795,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             entries.saturating_mul((size_of::<S>() + 4 * N) as u64),
             layer,
         )?;
+        run.work_dir()?;
         let dir = run.work.fresh_layer_dir(layer)?;
         let id = run.work.id();
         let shards = current
@@ -1833,16 +1834,21 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         if let Some(max) = opts.max_disk
             && total > max
         {
+            // Before the first layer on disk nothing is kept (the folder is not made yet).
+            let kept = if disk::has_checkpoint(dir) {
+                format!("; its work is kept in {}", dir.display())
+            } else {
+                String::new()
+            };
             return Err(Error::Disk(format!(
                 "{} from {}: layer {layer} needs about {} bytes on disk with the {} of the layer \
-                 before, more than --max-disk {} ({} bytes); its work is kept in {}",
+                 before, more than --max-disk {} ({} bytes){kept}",
                 self.board.name(),
                 self.start_names(),
                 need,
                 have,
                 crate::memory::human(max),
                 max,
-                dir.display()
             )));
         }
         if let Some(free) = disk::free_bytes(dir)

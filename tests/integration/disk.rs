@@ -342,6 +342,21 @@ fn a_full_disk_is_refused_before_the_layer() {
     for f in FILES {
         assert!(!out.join(f).exists(), "{f} written");
     }
+    // Refused before its first layer on disk (the sweep outgrows --max-memory at layer 7),
+    // the run leaves no folder behind and does not say that work is kept.
+    let cwd = tempfile::tempdir().unwrap();
+    let output = pegsol()
+        .current_dir(cwd.path())
+        .args(["count", "-q", "--board", "tri:7", "--max-memory", "1M"])
+        .args(["--max-disk", "100K"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("--max-disk"), "{stderr}");
+    assert!(!stderr.contains("kept"), "{stderr}");
+    assert_eq!(std::fs::read_dir(cwd.path()).unwrap().count(), 0);
 }
 
 /// When the results cannot be written after a sweep on disk (here a directory stands where
