@@ -1840,15 +1840,17 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             } else {
                 String::new()
             };
+            let with = if have > 0 {
+                format!(" with the {have} of the layer before")
+            } else {
+                String::new()
+            };
             return Err(Error::Disk(format!(
-                "{} from {}: layer {layer} needs about {} bytes on disk with the {} of the layer \
-                 before, more than --max-disk {} ({} bytes){kept}",
+                "{} from {}: layer {layer} needs about {need} bytes on disk{with}, more than \
+                 --max-disk {} ({max} bytes){kept}",
                 self.board.name(),
                 self.start_names(),
-                need,
-                have,
                 crate::memory::human(max),
-                max,
             )));
         }
         if let Some(free) = disk::free_bytes(dir)

@@ -356,6 +356,7 @@ fn a_full_disk_is_refused_before_the_layer() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("--max-disk"), "{stderr}");
     assert!(!stderr.contains("kept"), "{stderr}");
+    assert!(!stderr.contains("layer before"), "{stderr}");
     assert_eq!(std::fs::read_dir(cwd.path()).unwrap().count(), 0);
 }
 
