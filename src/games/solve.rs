@@ -417,8 +417,43 @@ pub struct HopelessTable {
 struct Bucket([std::sync::atomic::AtomicU64; 8]);
 
 enum TableKind {
-    Atomic(Box<[Bucket]>),
+    Atomic(Buckets),
     Dash(dashmap::DashSet<u128, Hasher>),
+}
+
+/// The buckets of the lock-free table, in an anonymous memory map: the system hands out
+/// zero pages as they are first touched, so the part of the table a search never reaches
+/// costs neither time nor memory. (`std::alloc::alloc_zeroed` writes the zeros itself for
+/// an alignment of 64: english's 128 MiB table took 0.07-0.08 s of system time and 139 MB
+/// for a search of 684 positions. Huge pages, `madvise`d, were faster on average but
+/// stalled up to 0.5 s now and then on compaction: docs/experiments.md.)
+struct Buckets {
+    map: memmap2::MmapMut,
+    len: usize,
+}
+
+impl Buckets {
+    /// `len` buckets, all slots 0 (empty). Aborts, as a failed allocation does, when the
+    /// system refuses the mapping.
+    fn zeroed(len: usize) -> Buckets {
+        let layout = std::alloc::Layout::array::<Bucket>(len).expect("a table that fits");
+        let map = memmap2::MmapMut::map_anon(layout.size())
+            .unwrap_or_else(|_| std::alloc::handle_alloc_error(layout));
+        // A mapping starts on a page boundary, so every bucket is aligned to 64.
+        assert_eq!(map.as_ptr() as usize % align_of::<Bucket>(), 0);
+        Buckets { map, len }
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: the mapping holds `len` buckets' bytes, is aligned for them (checked in
+        // `zeroed`) and lives as long as `self`; all-zero bytes are a valid bucket (eight
+        // `AtomicU64` of 0), and every later write goes through those atomics.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<Bucket>(), self.len) }
+    }
 }
 
 impl HopelessTable {
@@ -447,18 +482,7 @@ impl HopelessTable {
         };
         let fit = (max_bytes / 8).max(8192);
         let buckets = (want.min(1 << fit.ilog2()) / 8) as usize;
-        let layout = std::alloc::Layout::array::<Bucket>(buckets).expect("a table that fits");
-        // SAFETY: the layout is non-zero (at least 1024 buckets); a bucket is eight
-        // `AtomicU64`s, for which all-zero bytes are a valid value (0); the pointer comes
-        // from the global allocator with this very layout, which `Box` frees with. Zeroed
-        // memory from the allocator is mapped lazily, so an unused part costs nothing.
-        let table = unsafe {
-            let ptr = std::alloc::alloc_zeroed(layout) as *mut Bucket;
-            if ptr.is_null() {
-                std::alloc::handle_alloc_error(layout);
-            }
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, buckets))
-        };
+        let table = Buckets::zeroed(buckets);
         HopelessTable {
             kind: TableKind::Atomic(table),
         }
