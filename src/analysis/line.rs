@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::output::files::csv_bytes;
 use rayon::prelude::*;
 use std::collections::HashMap;
+use thousands::Separable;
 
 /// The most pegs [`solvable`] lists: a configuration of `n` pegs reducible to one peg
 /// spans at most `2n - 1` cells, which must fit the 128-bit mask with room to un-jump.
@@ -287,8 +288,8 @@ pub fn listing_text(layers: &[LineLayer], pictures: bool) -> String {
         out.push_str(&format!(
             "{} pegs: {} configurations reducible to one peg, {} up to reversal\n",
             l.pegs,
-            l.configs.len(),
-            reps.len()
+            l.configs.len().separate_with_commas(),
+            reps.len().separate_with_commas()
         ));
         if pictures {
             for c in reps {

@@ -33,8 +33,9 @@ pub(crate) struct RunArgs {
     /// value.
     #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
     pub(super) threads: usize,
-    /// Refuse the run when its tables would need more than SIZE (e.g. 8G). Default: 80% of
-    /// the memory available.
+    /// Keep the tables within SIZE (e.g. 8G): a layer that would not fit goes to disk
+    /// (--work-dir); a run that cannot fit even so is refused with exit code 2. At least
+    /// 64K. Default: 80% of the memory available.
     #[arg(long, value_name = "SIZE", value_parser = parse_budget)]
     pub(super) max_memory: Option<u64>,
     /// No progress bar.

@@ -14,7 +14,7 @@ pub(super) struct HintArgs {
     #[arg(long, short, default_value = "tri:5", value_name = "SPEC")]
     board: String,
     /// The position: a picture with rows joined by `/` (o peg, . empty, space or - no hole),
-    /// or the empty holes joined by `+`.
+    /// or the empty holes joined by `+` or `,`.
     #[arg(long, short, value_name = "POSITION")]
     position: String,
     /// Where the last peg must stand (a hole name, or `any`). Default: any hole.

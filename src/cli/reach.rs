@@ -40,10 +40,14 @@ pub(super) fn run(args: ReachArgs) -> Result<i32> {
     };
     let to = board.parse_position(&args.to)?;
     let clock = Instant::now();
-    let jumps_needed = from.count_ones() as i64 - to.count_ones() as i64;
+    // A jump removes one peg, so the goal is that many jumps away, if it has fewer pegs.
+    let jumps_needed = match from.count_ones().checked_sub(to.count_ones()) {
+        Some(n) => format!("{n} jumps"),
+        None => "the goal has more pegs".to_string(),
+    };
     let s = search(&board, from, Goal::Position(to), args.memory.budget())?;
     let header = format!(
-        "# {}: from {} to {} ({} pegs to {}: {} jumps)\n",
+        "# {}: from {} to {} ({} pegs to {}: {})\n",
         board.name(),
         notation::picture(&board, from),
         notation::picture(&board, to),

@@ -914,7 +914,7 @@ impl Run {
             if self.notices {
                 self.bar.suspend(|| {
                     eprintln!(
-                        "pegsol: layers kept on disk in {} (--work-dir); the same command resumes \
+                        "pegsol: layers kept on disk in {} (--work-dir sets where); the same command resumes \
                          an interrupted sweep",
                         self.work.dir().display()
                     )

@@ -187,4 +187,12 @@ fn cli_line_lists_and_writes_csv() {
         .stdout(predicates::str::contains("reducible to 2 pegs"));
     pegsol().args(["line", "--reduce", "II?I"]).assert().code(2);
     pegsol().args(["line", "--pegs", "0"]).assert().code(2);
+    // Counts of a thousand or more are printed with separators, as elsewhere.
+    pegsol()
+        .args(["line", "--pegs", "60", "--counts-only"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "60 pegs: 3,195 configurations reducible to one peg, 1,598 up to reversal\n",
+        ));
 }

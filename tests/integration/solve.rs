@@ -405,6 +405,17 @@ fn the_ring_question_on_tri5() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains("unreachable").and(predicate::str::contains("proof:")));
+    // A goal with more pegs than the start is unreachable, and the header says why
+    // rather than counting negative jumps.
+    pegsol()
+        .args([
+            "reach", "--board", "tri:5", "--from", "b3+b4+c4", "--to", "a1",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "(12 pegs to 14: the goal has more pegs)",
+        ));
 }
 
 #[test]
