@@ -421,12 +421,13 @@ enum TableKind {
     Dash(dashmap::DashSet<u128, Hasher>),
 }
 
-/// The buckets of the lock-free table, in an anonymous memory map: the system hands out
-/// zero pages as they are first touched, so the part of the table a search never reaches
-/// costs neither time nor memory. (`std::alloc::alloc_zeroed` writes the zeros itself for
-/// an alignment of 64: english's 128 MiB table took 0.07-0.08 s of system time and 139 MB
-/// for a search of 684 positions. Huge pages, `madvise`d, were faster on average but
-/// stalled up to 0.5 s now and then on compaction: docs/experiments.md.)
+/// The buckets of the lock-free table, in an anonymous memory map that the system fills
+/// with zeroed pages when it is made (`MAP_POPULATE`). `std::alloc::alloc_zeroed` writes the
+/// zeros itself for an alignment of 64, one page fault a page (english's 128 MiB table:
+/// 33,000 faults, 0.07-0.08 s of system time for a search of 684 positions); pages left to
+/// be touched later cost more where two threads search (a bucket read before it is
+/// written maps the shared zero page, and the write then flushes every core's TLB:
+/// `solvable --board french` 1.5 s became 2.4 s). docs/experiments.md has the figures.
 struct Buckets {
     map: memmap2::MmapMut,
     len: usize,
@@ -437,7 +438,10 @@ impl Buckets {
     /// system refuses the mapping.
     fn zeroed(len: usize) -> Buckets {
         let layout = std::alloc::Layout::array::<Bucket>(len).expect("a table that fits");
-        let map = memmap2::MmapMut::map_anon(layout.size())
+        let map = memmap2::MmapOptions::new()
+            .len(layout.size())
+            .populate()
+            .map_anon()
             .unwrap_or_else(|_| std::alloc::handle_alloc_error(layout));
         // A mapping starts on a page boundary, so every bucket is aligned to 64.
         assert_eq!(map.as_ptr() as usize % align_of::<Bucket>(), 0);
