@@ -114,6 +114,21 @@ fn threads_do_not_change_the_answer() {
 }
 
 /// Bad input: exit code 2, exactly one line on stderr, nothing left in the output directory.
+/// Asserts that a run given `args` was refused as bad input: exit code 2, one line on
+/// stderr holding `message`, and nothing made in `dir`.
+fn assert_refused(
+    out: &std::process::Output,
+    args: &[impl std::fmt::Debug],
+    message: &str,
+    dir: &Path,
+) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.contains(message), "{args:?}: {stderr}");
+    assert_eq!(std::fs::read_dir(dir).unwrap().count(), 0, "{args:?}");
+}
+
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
     let bad_file = tempfile::NamedTempFile::new().unwrap();
@@ -200,15 +215,7 @@ fn bad_input_is_one_line_and_exit_2() {
             .arg(dir.path())
             .output()
             .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        assert!(stderr.contains(message), "{args:?}: {stderr}");
-        assert_eq!(
-            std::fs::read_dir(dir.path()).unwrap().count(),
-            0,
-            "{args:?}"
-        );
+        assert_refused(&out, &args[..], message, dir.path());
     }
 }
 
@@ -254,15 +261,7 @@ fn other_commands_refuse_bad_input_on_one_line() {
             .write_stdin(stdin)
             .output()
             .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        assert!(stderr.contains(message), "{args:?}: {stderr}");
-        assert_eq!(
-            std::fs::read_dir(cwd.path()).unwrap().count(),
-            0,
-            "{args:?}"
-        );
+        assert_refused(&out, args, message, cwd.path());
     }
     // The same game, numbered in order or not at all, is legal.
     for text in [format!("{game}2. c3-a3\n"), format!("{game}c3-a3\n")] {

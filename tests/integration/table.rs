@@ -435,17 +435,23 @@ fn board_files_make_tables() {
 
 /// A count in a table's files that is not a whole number is refused with one line, in
 /// CSV and in JSON, instead of being read as zero.
+/// tri:4's table in a fresh directory, in `format` (csv or json).
+fn tri4_table(format: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    pegsol()
+        .args([
+            "table", "--board", "tri:4", "-q", "--format", format, "--csv",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    dir
+}
+
 #[test]
 fn tables_with_damaged_counts_are_refused() {
     let damage = |file: &str, from: &str, to: &str, format: &str| {
-        let dir = tempfile::tempdir().unwrap();
-        pegsol()
-            .args([
-                "table", "--board", "tri:4", "-q", "--format", format, "--csv",
-            ])
-            .arg(dir.path())
-            .assert()
-            .success();
+        let dir = tri4_table(format);
         let path = dir.path().join(file);
         let text = read(&path);
         assert!(text.contains(from), "{file}: {text}");
@@ -491,14 +497,7 @@ fn tables_with_damaged_counts_are_refused() {
 fn report_reads_json_tables_as_csv_ones() {
     let mut comparisons = Vec::new();
     for format in ["csv", "json"] {
-        let dir = tempfile::tempdir().unwrap();
-        pegsol()
-            .args([
-                "table", "--board", "tri:4", "-q", "--format", format, "--csv",
-            ])
-            .arg(dir.path())
-            .assert()
-            .success();
+        let dir = tri4_table(format);
         pegsol().arg("report").arg(dir.path()).assert().success();
         let md = read(&dir.path().join("comparison.md"));
         let source = if format == "csv" {
