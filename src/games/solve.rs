@@ -421,31 +421,53 @@ enum TableKind {
     Dash(dashmap::DashSet<u128, Hasher>),
 }
 
-/// The buckets of the lock-free table, in an anonymous memory map that the system fills
-/// with zeroed pages when it is made (`MAP_POPULATE`). `std::alloc::alloc_zeroed` writes the
-/// zeros itself for an alignment of 64, one page fault a page (english's 128 MiB table:
-/// 33,000 faults, 0.07-0.08 s of system time for a search of 684 positions); pages left to
-/// be touched later cost more where two threads search (a bucket read before it is
-/// written maps the shared zero page, and the write then flushes every core's TLB:
-/// `solvable --board french` 1.5 s became 2.4 s). docs/experiments.md has the figures.
+/// The buckets of the lock-free table, in an anonymous memory map whose pages the system
+/// hands out zeroed when they are first written, and a bitmap of the pages written so far.
+/// A probe of a page not yet written answers "not there" without reading it, and an
+/// insert writes such a page before it reads it: a page read first would map the shared
+/// zero page, and the write after it would then flush every core's TLB (on two threads
+/// that cost `solvable --board french` a second). So the part of the table a search never
+/// reaches costs neither time nor memory. (`std::alloc::alloc_zeroed` writes the zeros
+/// itself for an alignment of 64: english's 128 MiB table took 0.07-0.08 s of system time
+/// and 139 MB for a search of 684 positions; docs/experiments.md has the figures.)
 struct Buckets {
     map: memmap2::MmapMut,
     len: usize,
+    /// Bit `p` set once page `p` of the map (`BUCKETS_PER_PAGE` buckets) has been written.
+    written: Box<[std::sync::atomic::AtomicU64]>,
 }
 
+/// Buckets in a page of 4 KiB.
+const BUCKETS_PER_PAGE: usize = 4096 / size_of::<Bucket>();
+
 impl Buckets {
-    /// `len` buckets, all slots 0 (empty). Aborts, as a failed allocation does, when the
-    /// system refuses the mapping.
+    /// `len` buckets, all slots 0 (empty), no page written. Aborts, as a failed allocation
+    /// does, when the system refuses the mapping.
     fn zeroed(len: usize) -> Buckets {
         let layout = std::alloc::Layout::array::<Bucket>(len).expect("a table that fits");
-        let map = memmap2::MmapOptions::new()
-            .len(layout.size())
-            .populate()
-            .map_anon()
+        let map = memmap2::MmapMut::map_anon(layout.size())
             .unwrap_or_else(|_| std::alloc::handle_alloc_error(layout));
         // A mapping starts on a page boundary, so every bucket is aligned to 64.
         assert_eq!(map.as_ptr() as usize % align_of::<Bucket>(), 0);
-        Buckets { map, len }
+        let pages = len.div_ceil(BUCKETS_PER_PAGE);
+        let written = (0..pages.div_ceil(64))
+            .map(|_| std::sync::atomic::AtomicU64::new(0))
+            .collect();
+        Buckets { map, len, written }
+    }
+
+    /// Whether the page of bucket `i` has been written ([`Buckets::mark`]).
+    #[inline]
+    fn is_written(&self, i: usize) -> bool {
+        let p = i / BUCKETS_PER_PAGE;
+        self.written[p / 64].load(std::sync::atomic::Ordering::Relaxed) >> (p % 64) & 1 == 1
+    }
+
+    /// Records that the page of bucket `i` has been written.
+    #[inline]
+    fn mark(&self, i: usize) {
+        let p = i / BUCKETS_PER_PAGE;
+        self.written[p / 64].fetch_or(1 << (p % 64), std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -492,10 +514,10 @@ impl HopelessTable {
         }
     }
 
+    /// The bucket of `key` (a power-of-two number of buckets).
     #[inline]
-    fn bucket(buckets: &[Bucket], key: u64) -> &Bucket {
-        let i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & (buckets.len() - 1);
-        &buckets[i]
+    fn bucket(buckets: &[Bucket], key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & (buckets.len() - 1)
     }
 
     /// Whether `key` (a canonical position with at least one peg, as [`HopelessTable::insert`]
@@ -517,10 +539,9 @@ impl HopelessTable {
         match &self.kind {
             TableKind::Atomic(b) => {
                 let key = key as u64;
-                Self::bucket(b, key)
-                    .0
-                    .iter()
-                    .any(|s| s.load(Relaxed) == key)
+                let i = Self::bucket(b, key);
+                // A page never written holds nothing; reading it would map the zero page.
+                b.is_written(i) && b[i].0.iter().any(|s| s.load(Relaxed) == key)
             }
             TableKind::Dash(d) => d.contains(&key),
         }
@@ -544,7 +565,18 @@ impl HopelessTable {
         match &self.kind {
             TableKind::Atomic(b) => {
                 let key = key as u64;
-                let slots = &Self::bucket(b, key).0;
+                let i = Self::bucket(b, key);
+                let slots = &b[i].0;
+                if !b.is_written(i) {
+                    // Written before it is read (a compare-exchange is a write): the page
+                    // comes in fresh, not as the zero page copied. If another thread got
+                    // there first, its key is in slot 0 and the page is in; go on below.
+                    let first = slots[0].compare_exchange(0, key, Relaxed, Relaxed);
+                    b.mark(i);
+                    if first.is_ok() {
+                        return;
+                    }
+                }
                 let mut victim = 0;
                 let mut fewest = u32::MAX;
                 for (i, s) in slots.iter().enumerate() {
