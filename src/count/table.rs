@@ -92,10 +92,13 @@ pub struct Pair {
 /// ```
 /// let b = pegsol::count::table::expand_boards(&["tri:4..6".into(), "english".into()]).unwrap();
 /// assert_eq!(b, ["tri:4", "tri:5", "tri:6", "english"]);
+/// let b = pegsol::count::table::expand_boards(&["Tri:4..5".into(), "tri:5".into()]).unwrap();
+/// assert_eq!(b, ["tri:4", "tri:5"]);
 /// ```
 pub fn expand_boards(specs: &[String]) -> Result<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
     for spec in specs {
+        let spec = &crate::geometry::board::builtin_spec(spec).into_owned();
         let expanded = match spec.split_once(':') {
             Some((prefix, range)) if range.contains("..") => {
                 let (a, b) = range.split_once("..").expect("checked");

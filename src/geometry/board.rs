@@ -144,16 +144,19 @@ impl Board {
         })
     }
 
-    /// Parses a board spec: `tri:N`, `line:L`, `english`, `french`, `wiegleb`, or the path
-    /// of a board file.
+    /// Parses a board spec: `tri:N`, `line:L`, `english`, `french`, `wiegleb` (in any
+    /// case: see [`builtin_spec`]), or the path of a board file.
     ///
     /// ```
     /// let b = pegsol::geometry::board::Board::from_spec("tri:5").unwrap();
     /// assert_eq!((b.holes(), b.symmetries().len()), (15, 6));
+    /// assert_eq!(pegsol::geometry::board::Board::from_spec("TRI:5").unwrap().spec(), "tri:5");
     /// let e = pegsol::geometry::board::Board::from_spec("english").unwrap();
     /// assert_eq!((e.holes(), e.jumps().len(), e.symmetries().len()), (33, 76, 8));
     /// ```
     pub fn from_spec(spec: &str) -> Result<Board> {
+        let spec_cased = builtin_spec(spec);
+        let spec: &str = &spec_cased;
         if let Some(n) = spec.strip_prefix("tri:") {
             let n = parse_size_in(spec, n, TRI_SIDES)?;
             let cells = (0..n as i32)
@@ -903,6 +906,28 @@ pub fn column_name(mut col: usize) -> String {
     }
     letters.reverse();
     String::from_utf8(letters).expect("ascii")
+}
+
+/// The spec of a built-in board, in lower case, when `spec` names one in any case
+/// (`English`, `TRI:5`, `Line:9`); any other spec (a board file's path) as given. The
+/// built-in names come first: a board file named `English` is read as `./English`.
+///
+/// ```
+/// use pegsol::geometry::board::builtin_spec;
+/// assert_eq!(builtin_spec("English"), "english");
+/// assert_eq!(builtin_spec("TRI:5"), "tri:5");
+/// assert_eq!(builtin_spec("boards/My.txt"), "boards/My.txt");
+/// ```
+pub fn builtin_spec(spec: &str) -> std::borrow::Cow<'_, str> {
+    let lower = spec.to_ascii_lowercase();
+    let builtin = matches!(lower.as_str(), "english" | "french" | "wiegleb")
+        || lower.starts_with("tri:")
+        || lower.starts_with("line:");
+    if builtin && lower != spec {
+        std::borrow::Cow::Owned(lower)
+    } else {
+        std::borrow::Cow::Borrowed(spec)
+    }
 }
 
 fn parse_size_in(spec: &str, n: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize> {

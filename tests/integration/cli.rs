@@ -39,6 +39,37 @@ fn board_command_describes_the_board() {
         .code(2);
 }
 
+/// Built-in board names are read in any case and written in lower case (the CSV's `board`
+/// column, a table's key), so `TRI:4` and `tri:4` are one board to `table`.
+#[test]
+fn built_in_board_names_are_read_in_any_case() {
+    pegsol()
+        .args(["count", "-q", "--board", "TRI:5"])
+        .assert()
+        .success()
+        .stdout(contains("board tri:5, start a1"))
+        .stdout(contains("games               568,630"));
+    pegsol()
+        .args(["board", "English"])
+        .assert()
+        .success()
+        .stdout(contains("33 holes, 76 jumps"));
+    let dir = tempfile::tempdir().unwrap();
+    pegsol()
+        .args([
+            "table", "-q", "--board", "Tri:4", "--board", "tri:4", "--csv",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let summary = read(dir.path(), "summary.csv");
+    assert_eq!(summary.lines().count(), 1 + 3, "{summary}"); // a1, a2, b3, once each
+    assert!(
+        summary.lines().skip(1).all(|l| l.starts_with("tri:4,")),
+        "{summary}"
+    );
+}
+
 fn read(dir: &Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).unwrap()
 }
