@@ -64,12 +64,17 @@ pub(crate) fn parse_budget(s: &str) -> std::result::Result<u64, String> {
 
 /// Parses a FILE that a command writes (and `hint --cache` reads back): any path but `-`,
 /// which elsewhere stands for standard input or output. Standard output carries the
-/// command's own text, so `-` is refused rather than made a file of that name.
+/// command's own text, so `-` is refused rather than made a file of that name. So is a
+/// path that is there but is no regular file, nor a link to one (`/dev/null`, a FIFO):
+/// writing the file atomically would replace it
+/// ([`crate::output::files::replaceable`]).
 pub(crate) fn parse_file(s: &str) -> std::result::Result<PathBuf, String> {
     if s == "-" {
         return Err("a file name ('-' would mix it into standard output)".to_string());
     }
-    Ok(PathBuf::from(s))
+    let path = PathBuf::from(s);
+    crate::output::files::replaceable(&path).map_err(|e| e.to_string())?;
+    Ok(path)
 }
 
 /// The most worker threads a command starts: more than any machine has cores, few enough

@@ -38,7 +38,7 @@ fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
     if let Some(dir) = &args.csv
         && first
     {
-        files::prepare_dir(dir)?;
+        files::prepare_files(dir, &crate::count::export::COUNT_FILES)?;
     }
     let opts = CountOptions {
         threads: args.run.threads,

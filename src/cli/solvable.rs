@@ -36,7 +36,7 @@ pub(super) fn run(args: SolvableArgs) -> Result<i32> {
     let (board, start) = args.start.resolve()?;
     let finish = solvable::Finish::parse(&board, args.finish.as_deref())?;
     if let Some(dir) = &args.csv {
-        files::prepare_dir(dir)?;
+        files::prepare_files(dir, &["solvable.csv"])?;
     }
     let opts = solvable::SolveOptions {
         threads: args.run.threads,

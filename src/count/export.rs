@@ -113,6 +113,9 @@ impl CsvRows {
     }
 }
 
+/// The names of the four files of `pegsol count --csv`, in [`count_files`]' order.
+pub const COUNT_FILES: [&str; 4] = ["summary.csv", "pegs_left.csv", "finish.csv", "depth.csv"];
+
 /// The four files of `pegsol count --csv` for one or more counts, as (file name, bytes).
 ///
 /// ```
@@ -122,6 +125,7 @@ impl CsvRows {
 /// let files = pegsol::count::export::count_files(&[c]).unwrap();
 /// let names: Vec<&str> = files.iter().map(|f| f.0).collect();
 /// assert_eq!(names, ["summary.csv", "pegs_left.csv", "finish.csv", "depth.csv"]);
+/// assert_eq!(names, pegsol::count::export::COUNT_FILES);
 /// let summary = String::from_utf8(files[0].1.clone()).unwrap();
 /// assert!(summary.ends_with("\ntri:5,a1,3016,1544,568630,29760,8,2,6,2\n"));
 /// ```

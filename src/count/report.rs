@@ -457,8 +457,9 @@ pub fn write(dir: &Path, boards: &[String], out: &Path) -> Result<Vec<String>> {
         ));
     }
 
-    files::prepare_dir(out)?;
     let named: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+    let names: Vec<&str> = named.iter().map(|f| f.0).collect();
+    files::prepare_files(out, &names)?;
     files::write_atomically(out, &named)?;
     Ok(files.into_iter().map(|(n, _)| n).collect())
 }

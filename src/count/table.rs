@@ -70,6 +70,22 @@ pub enum Format {
     Json,
 }
 
+impl Format {
+    /// The files a table in this format is kept in.
+    ///
+    /// ```
+    /// use pegsol::count::table::Format;
+    /// assert_eq!(Format::Json.file_names(), ["table.json"]);
+    /// assert_eq!(Format::Csv.file_names().len(), 5);
+    /// ```
+    pub fn file_names(self) -> Vec<&'static str> {
+        match self {
+            Format::Csv => csv_files().iter().map(|f| f.0).collect(),
+            Format::Json => vec![JSON_FILE],
+        }
+    }
+}
+
 /// One (board, start) pair of a batch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pair {
@@ -878,7 +894,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
     let first = opts.cluster.rank() == 0;
     let mut table = match &opts.dir {
         Some(dir) if first => {
-            files::prepare_dir(dir)?;
+            files::prepare_files(dir, &opts.format.file_names())?;
             remove_stale_temporaries(dir);
             Table::load(dir, opts.format)?
         }

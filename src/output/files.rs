@@ -65,8 +65,32 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// [`prepare_dir`], then checks that each of the files `names` that a command will write
+/// into `dir` can be replaced ([`replaceable`]), before any long computation starts.
+///
+/// ```
+/// use pegsol::output::files::prepare_files;
+/// let tmp = tempfile::tempdir().unwrap();
+/// prepare_files(tmp.path(), &["summary.csv"])?;
+/// std::os::unix::fs::symlink("/dev/null", tmp.path().join("summary.csv")).unwrap();
+/// let e = prepare_files(tmp.path(), &["summary.csv"]).unwrap_err();
+/// assert!(e.to_string().ends_with("summary.csv: it is not a regular file"), "{e}");
+/// # Ok::<(), pegsol::error::Error>(())
+/// ```
+pub fn prepare_files(dir: &Path, names: &[&str]) -> Result<()> {
+    prepare_dir(dir)?;
+    for name in names {
+        replaceable(&dir.join(name))?;
+    }
+    Ok(())
+}
+
 /// Writes every file to a temporary file in `dir`, then renames them all into place: a
-/// reader sees either the old file or the whole new one, never part of one.
+/// reader sees either the old file or the whole new one, never part of one. A name that is
+/// a symbolic link is written through: the file it points to is replaced, the link kept.
+/// A target that is not a regular file (a directory, a device such as `/dev/null`, a
+/// FIFO, a link to nothing) is refused before anything is written, since a rename would
+/// put a file in its place.
 ///
 /// ```
 /// use pegsol::output::files::write_atomically;
@@ -81,6 +105,15 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
 /// assert_eq!(names, ["a.csv", "b.csv"]); // no temporary file left behind
 /// assert_eq!(std::fs::read(tmp.path().join("a.csv")).unwrap(), b"new\n");
 /// assert!(std::fs::read(tmp.path().join("b.csv")).unwrap().is_empty());
+/// // Through a link: the link stays, the file it names is replaced.
+/// std::os::unix::fs::symlink("a.csv", tmp.path().join("l.csv")).unwrap();
+/// write_atomically(tmp.path(), &[("l.csv", b"linked\n".to_vec())])?;
+/// assert!(tmp.path().join("l.csv").symlink_metadata().unwrap().is_symlink());
+/// assert_eq!(std::fs::read(tmp.path().join("a.csv")).unwrap(), b"linked\n");
+/// // A device is refused (exit code 2), and left as it was.
+/// let e = write_atomically(std::path::Path::new("/dev"), &[("null", Vec::new())]).unwrap_err();
+/// assert_eq!(e.to_string(), "cannot write /dev/null: it is not a regular file");
+/// assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
 /// # Ok::<(), pegsol::error::Error>(())
 /// ```
 pub fn write_atomically(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
@@ -92,34 +125,73 @@ pub fn write_atomically(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
         ))
     };
     // A target that cannot be replaced by a file would fail its rename after others had
-    // been renamed: refuse before any.
+    // been renamed, or be replaced when it should not be: refuse before any.
+    let mut targets = Vec::new();
     for (name, _) in files {
-        let target = dir.join(name);
-        if target.symlink_metadata().is_ok_and(|m| m.is_dir()) {
-            return Err(Error::input(format!(
-                "cannot write {}: it is a directory",
-                target.display()
-            )));
-        }
+        targets.push(replaceable(&dir.join(name))?);
     }
     let mut temps = Vec::new();
-    for (name, bytes) in files {
+    for ((name, bytes), target) in files.iter().zip(targets) {
+        let folder = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
         let mut tmp = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
             // The permissions of a file created the usual way (0666 less the umask), not
             // the temporary file's 0600.
             .permissions(std::fs::Permissions::from_mode(0o666))
-            .tempfile_in(dir)
+            .tempfile_in(folder)
             .map_err(|e| fail(name, e))?;
         tmp.write_all(bytes).map_err(|e| fail(name, e))?;
         tmp.as_file().sync_all().map_err(|e| fail(name, e))?;
-        temps.push((name, tmp));
+        temps.push((name, tmp, target));
     }
-    for (name, tmp) in temps {
-        tmp.persist(dir.join(name))
-            .map_err(|e| fail(name, e.error))?;
+    for (name, tmp, target) in temps {
+        tmp.persist(&target).map_err(|e| fail(name, e.error))?;
     }
     Ok(())
+}
+
+/// The path a new version of `path` is renamed to: `path` itself when it is a regular
+/// file or does not exist yet, the file a symbolic link leads to; anything else is
+/// refused (exit code 2), so that a command can check its output file before it starts.
+///
+/// ```
+/// use pegsol::output::files::replaceable;
+/// let tmp = tempfile::tempdir().unwrap();
+/// let new = tmp.path().join("new.svg");
+/// assert_eq!(replaceable(&new)?, new);
+/// assert_eq!(replaceable(std::path::Path::new("/dev/null")).unwrap_err().exit_code(), 2);
+/// # Ok::<(), pegsol::error::Error>(())
+/// ```
+pub fn replaceable(path: &Path) -> Result<std::path::PathBuf> {
+    let refuse = |what: &str| {
+        Err(Error::input(format!(
+            "cannot write {}: {what}",
+            path.display()
+        )))
+    };
+    let meta = match path.symlink_metadata() {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(path.to_path_buf()),
+        Err(e) => return refuse(&io_text(&e)),
+        Ok(meta) => meta,
+    };
+    if meta.is_file() {
+        return Ok(path.to_path_buf());
+    }
+    if meta.is_dir() {
+        return refuse("it is a directory");
+    }
+    if !meta.is_symlink() {
+        return refuse("it is not a regular file");
+    }
+    match std::fs::canonicalize(path) {
+        Ok(real) if real.is_file() => Ok(real),
+        Ok(real) if real.is_dir() => refuse("it is a link to a directory"),
+        Ok(_) => refuse("it is not a regular file"),
+        Err(_) => refuse("it is a link to nothing"),
+    }
 }
 
 /// [`write_atomically`] for one file named by its path (its folder: the current one when

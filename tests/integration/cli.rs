@@ -250,6 +250,88 @@ fn bad_input_is_one_line_and_exit_2() {
     }
 }
 
+/// Outputs are renamed into place, so a target that is not a regular file (a device, a
+/// FIFO, a link to one or to nothing) would be replaced by one: each is refused with one
+/// line and exit 2 and left as it was, before the command computes anything. A link to a
+/// regular file is written through, and stays a link.
+#[test]
+fn outputs_never_replace_what_is_not_a_regular_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let fifo = |p: &Path| {
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(p)
+                .status()
+                .unwrap()
+                .success()
+        )
+    };
+    fifo(&d.join("game.svg"));
+    std::os::unix::fs::symlink("/dev/null", d.join("null.svg")).unwrap();
+    std::os::unix::fs::symlink("missing.svg", d.join("dangling.svg")).unwrap();
+    for (svg, message) in [
+        ("game.svg", "it is not a regular file"),
+        ("null.svg", "it is not a regular file"),
+        ("dangling.svg", "it is a link to nothing"),
+    ] {
+        let out = pegsol()
+            .current_dir(d)
+            .args(["solve", "--board", "tri:5", "--svg", svg])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{svg}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{svg}: {stderr}");
+        assert!(stderr.contains(message), "{svg}: {stderr}");
+        assert!(out.stdout.is_empty(), "{svg}: refused before solving");
+        assert!(!d.join(svg).metadata().is_ok_and(|m| m.is_file()), "{svg}");
+    }
+    // The CSV files of count, table and solvable: checked before the sweep.
+    for (args, name) in [
+        (&["count", "-q", "--board", "tri:5"][..], "depth.csv"),
+        (&["table", "-q", "--board", "tri:5"], "runs.csv"),
+        (&["solvable", "-q", "--board", "tri:5"], "solvable.csv"),
+    ] {
+        let out_dir = d.join(format!("out-{}", args[0]));
+        std::fs::create_dir(&out_dir).unwrap();
+        fifo(&out_dir.join(name));
+        let out = pegsol()
+            .args(args)
+            .arg("--csv")
+            .arg(&out_dir)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let want = format!(
+            "pegsol: cannot write {}: it is not a regular file",
+            out_dir.join(name).display()
+        );
+        assert_eq!(stderr.trim_end(), want, "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: refused before the sweep");
+        assert_eq!(std::fs::read_dir(&out_dir).unwrap().count(), 1, "{args:?}");
+    }
+    // Through a link to a regular file: the file is replaced, the link kept.
+    let linked = d.join("linked");
+    std::fs::create_dir(&linked).unwrap();
+    std::fs::write(d.join("real.csv"), "old\n").unwrap();
+    std::os::unix::fs::symlink("../real.csv", linked.join("summary.csv")).unwrap();
+    pegsol()
+        .args(["count", "-q", "--board", "tri:5", "--csv"])
+        .arg(&linked)
+        .assert()
+        .success();
+    assert!(
+        linked
+            .join("summary.csv")
+            .symlink_metadata()
+            .unwrap()
+            .is_symlink()
+    );
+    assert!(read(d, "real.csv").ends_with("\ntri:5,a1,3016,1544,568630,29760,8,2,6,2\n"));
+}
+
 /// Bad input to the commands other than `count`: one line, exit 2, and no file made (a
 /// FILE of `-` was once created under that name).
 #[test]
