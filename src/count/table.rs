@@ -50,13 +50,23 @@ pub const RUNS_HEADER: &[&str] = &[
     "peak_memory_bytes",
     "command",
     "sweep",
+    "board_geometry",
 ];
 
-/// `runs.csv` as written before the `sweep` column (its last): still read, so that a table
+/// `runs.csv` as written before its last columns: without `board_geometry` (v2), and
+/// without `sweep` either (v1). Still read, the missing columns empty, so that a table
 /// started by an earlier pegsol can be resumed.
-fn runs_header_v1() -> &'static [&'static str] {
-    &RUNS_HEADER[..RUNS_HEADER.len() - 1]
+fn runs_headers_before() -> [&'static [&'static str]; 2] {
+    [
+        &RUNS_HEADER[..RUNS_HEADER.len() - 1],
+        &RUNS_HEADER[..RUNS_HEADER.len() - 2],
+    ]
 }
+
+/// The column of `runs.csv` that names the board's geometry ([`Board::geometry`]), empty in
+/// rows written before it: a table refuses to add a board whose name it holds with another
+/// geometry (a board file named `english`, two files `x.txt` in different folders).
+const GEOMETRY_COLUMN: usize = RUNS_HEADER.len() - 1;
 
 /// The file `--format json` writes.
 pub const JSON_FILE: &str = "table.json";
@@ -468,9 +478,16 @@ impl Table {
         let mut files: BTreeMap<&str, Vec<(Key, Vec<String>)>> = BTreeMap::new();
         for (name, header, _) in csv_files() {
             let rows = if name == "runs.csv" {
-                read_csv(&dir.join(name), &header).or_else(|_| {
-                    let mut rows = read_csv(&dir.join(name), runs_header_v1())?;
-                    rows.iter_mut().for_each(|(_, r)| r.push(String::new()));
+                let [v2, v1] = runs_headers_before();
+                read_csv(&dir.join(name), &header).or_else(|e| {
+                    // An older runs.csv: its rows padded with the missing columns.
+                    let older = read_csv(&dir.join(name), v2)
+                        .or_else(|_| read_csv(&dir.join(name), v1))
+                        .map_err(|_| e)?;
+                    let mut rows = older;
+                    for (_, r) in &mut rows {
+                        r.resize(header.len() - 2, String::new());
+                    }
                     Ok::<_, Error>(rows)
                 })?
             } else {
@@ -563,7 +580,17 @@ impl Table {
                 pegs_left: list("pegs_left", export::PEGS_LEFT_HEADER)?,
                 finish: list("finish", export::FINISH_HEADER)?,
                 depth: list("depth", export::DEPTH_HEADER)?,
-                run: object("run", RUNS_HEADER)?,
+                // A table written before the last columns of runs.csv: those are empty.
+                run: {
+                    let o = p.get("run").ok_or_else(|| bad("no \"run\""))?;
+                    let mut padded = o.clone();
+                    if let Some(m) = padded.as_object_mut() {
+                        for h in &RUNS_HEADER[RUNS_HEADER.len() - 2..] {
+                            m.entry(*h).or_insert(Value::String(String::new()));
+                        }
+                    }
+                    row("run", &padded, RUNS_HEADER)?
+                },
             };
             let where_ = path.display().to_string();
             check_counts(&where_, &summary_header(), &key, &entry.summary)?;
@@ -900,6 +927,33 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
         }
         _ => Table::default(),
     };
+    // A board the table holds under the same name must be the same board.
+    let mut checked: Vec<&str> = Vec::new();
+    for p in plan {
+        if checked.contains(&p.spec.as_str()) {
+            continue;
+        }
+        checked.push(&p.spec);
+        let geometry = Board::from_spec(&p.spec)?.geometry();
+        let held = table.entries.iter().find(|(k, e)| {
+            k.board == p.board
+                && e.run
+                    .get(GEOMETRY_COLUMN - 2)
+                    .is_some_and(|g| !g.is_empty() && *g != geometry)
+        });
+        if let Some((_, e)) = held {
+            return Err(Error::input(format!(
+                "{} holds another board named {} ({}, where {} is {geometry}); \
+                 rename the board file or use another directory",
+                opts.dir
+                    .as_ref()
+                    .map_or("the table".into(), |d| d.display().to_string()),
+                p.board,
+                e.run[GEOMETRY_COLUMN - 2],
+                p.spec,
+            )));
+        }
+    }
     // Rank 0's table decides which pairs are left, for every rank.
     let pending: Vec<u8> = plan
         .iter()
@@ -1007,6 +1061,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                     peak.map_or("unknown".into(), |b| b.to_string()),
                     opts.command.clone(),
                     swept.join(" "),
+                    board.geometry(),
                 ];
                 let counts = relabel(board, &counts[m.slot], m.pair.hole, m.symmetry);
                 table.entries.insert(

@@ -360,6 +360,35 @@ impl Board {
         self.cells.len()
     }
 
+    /// The board's geometry in one line, for files that must not mix boards of one name:
+    /// its lattice, holes, jumps and a CRC-32 of its cells. Two boards with the same line
+    /// are the same board (their holes in the same places, so the same jumps).
+    ///
+    /// ```
+    /// use pegsol::geometry::board::Board;
+    /// let t = Board::from_spec("tri:5").unwrap();
+    /// assert_eq!(t.geometry(), "triangular 15 holes 36 jumps cells cef168d6");
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("english");
+    /// std::fs::write(&path, "ooo\no.o\nooo\n").unwrap();
+    /// let fake = Board::from_spec(path.to_str().unwrap()).unwrap();
+    /// assert_eq!(fake.name(), "english");
+    /// assert_ne!(fake.geometry(), Board::from_spec("english").unwrap().geometry());
+    /// ```
+    pub fn geometry(&self) -> String {
+        let mut crc = crc32fast::Hasher::new();
+        for (r, c) in &self.cells {
+            crc.update(format!("{r},{c};").as_bytes());
+        }
+        format!(
+            "{} {} holes {} jumps cells {:08x}",
+            self.lattice.name(),
+            self.holes(),
+            self.jumps.len(),
+            crc.finalize()
+        )
+    }
+
     /// The cells `(row, col)` of the holes, in hole order.
     ///
     /// ```

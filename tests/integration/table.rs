@@ -387,23 +387,67 @@ fn bad_table_input_is_refused() {
         .stderr(predicates::str::contains("not written by pegsol table"));
 }
 
+/// runs.csv as earlier pegsols wrote it, without `board_geometry` (one column less) and
+/// without `sweep` either (two less): still read, and its pairs complete.
 #[test]
-fn a_runs_csv_from_before_the_sweep_column_is_still_read() {
-    let dir = tempfile::tempdir().unwrap();
-    table(dir.path(), &["tri:4"]).assert().success();
-    let runs = read(&dir.path().join("runs.csv"));
-    let old: Vec<&str> = runs
-        .lines()
-        .map(|l| l.rsplit_once(',').expect("a last column").0)
-        .collect();
-    assert_eq!(old[0].rsplit(',').next(), Some("command"));
-    std::fs::write(dir.path().join("runs.csv"), old.join("\n") + "\n").unwrap();
-    table(dir.path(), &["tri:4"])
-        .assert()
-        .success()
-        .stderr(predicates::str::contains(
-            "3 pairs: 0 computed, 3 already complete",
-        ));
+fn runs_csv_files_from_before_the_last_columns_are_still_read() {
+    for dropped in [1, 2] {
+        let dir = tempfile::tempdir().unwrap();
+        table(dir.path(), &["tri:4"]).assert().success();
+        let runs = read(&dir.path().join("runs.csv"));
+        let old: Vec<String> = runs
+            .lines()
+            .map(|l| l.rsplitn(dropped + 1, ',').last().unwrap().to_string())
+            .collect();
+        let last = ["sweep", "command"][dropped - 1];
+        assert_eq!(old[0].rsplit(',').next(), Some(last));
+        std::fs::write(dir.path().join("runs.csv"), old.join("\n") + "\n").unwrap();
+        table(dir.path(), &["tri:4"])
+            .assert()
+            .success()
+            .stderr(predicates::str::contains(
+                "3 pairs: 0 computed, 3 already complete",
+            ));
+    }
+}
+
+/// A table keeps each board's geometry (runs.csv's `board_geometry`), and refuses a later
+/// run that brings another board of the same name: a board file named like a built-in
+/// board, or two files of one name from different folders, in CSV and in JSON. Before,
+/// the second board's pairs were taken as complete, with the first board's figures.
+#[test]
+fn a_table_refuses_another_board_of_the_same_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    std::fs::create_dir(d.join("b")).unwrap();
+    std::fs::write(d.join("english.txt"), "ooooo\noo.oo\nooooo\n").unwrap();
+    std::fs::write(d.join("b/english.txt"), "oooooo\noo.ooo\noooooo\n").unwrap();
+    for format in ["csv", "json"] {
+        let out = d.join(format!("out-{format}"));
+        let run = |board: &str| {
+            pegsol()
+                .current_dir(d)
+                .args(["table", "-q", "--format", format, "--board", board, "--csv"])
+                .arg(&out)
+                .output()
+                .unwrap()
+        };
+        assert!(run("english.txt").status.success(), "the file english.txt");
+        for other in ["english", "b/english.txt"] {
+            let o = run(other);
+            let stderr = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{other}: {stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{other}: {stderr}");
+            assert!(
+                stderr.contains("holds another board named english (square 15 holes"),
+                "{other}: {stderr}"
+            );
+        }
+        // The same file again: its pairs are complete.
+        let o = run("./english.txt");
+        assert!(o.status.success());
+        assert!(String::from_utf8_lossy(&o.stderr).contains("0 computed"));
+    }
 }
 
 /// A board file makes a table as a built-in board does: read again from its path (not
