@@ -593,8 +593,6 @@ impl Checkpoint {
             return Err("no shard files".into());
         }
         let mut total: u128 = 0;
-        let mut per_layer = vec![0u128; self.layer];
-        let mut longest = 0;
         for (k, rows) in p.layers.iter().enumerate() {
             if rows.len() > self.layer {
                 return Err(format!(
@@ -603,7 +601,18 @@ impl Checkpoint {
                     self.layer
                 ));
             }
-            longest = longest.max(rows.len());
+        }
+        // The layer number is checked against the statistics before anything is sized by
+        // it (a layer of 2^64 - 1 with a matching CRC once asked for that many counters).
+        let longest = p.layers.iter().map(Vec::len).max().unwrap_or(0);
+        if starts > 0 && longest != self.layer {
+            return Err(format!(
+                "statistics of {longest} layers before layer {}",
+                self.layer
+            ));
+        }
+        let mut per_layer = vec![0u128; longest];
+        for (k, rows) in p.layers.iter().enumerate() {
             for (j, (jumps, positions, reduced, games, dead)) in rows.iter().enumerate() {
                 let games: u128 = games
                     .parse()
@@ -619,12 +628,6 @@ impl Checkpoint {
                 total += u128::from(*positions);
                 per_layer[j] += u128::from(*positions);
             }
-        }
-        if starts > 0 && longest != self.layer {
-            return Err(format!(
-                "statistics of {longest} layers before layer {}",
-                self.layer
-            ));
         }
         if total != u128::from(p.positions) {
             return Err(format!(
