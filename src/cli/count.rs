@@ -39,6 +39,17 @@ fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
         && first
     {
         files::prepare_files(dir, &crate::count::export::COUNT_FILES)?;
+        // A table's directory: the count's files would replace the table's and orphan its
+        // runs.csv, which then refuses them.
+        for held in ["runs.csv", crate::count::table::JSON_FILE] {
+            if dir.join(held).exists() {
+                return Err(crate::error::Error::input(format!(
+                    "{} holds a table ({held}); count --csv would replace its files: use \
+                     another directory, or pegsol table --csv to add to it",
+                    dir.display()
+                )));
+            }
+        }
     }
     let opts = CountOptions {
         threads: args.run.threads,

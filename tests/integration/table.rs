@@ -492,6 +492,33 @@ fn tri4_table(format: &str) -> tempfile::TempDir {
     dir
 }
 
+/// `count --csv` into a table's directory would replace the table's count files and
+/// orphan its runs.csv: refused, the table left whole.
+#[test]
+fn count_refuses_to_write_over_a_table() {
+    for format in ["csv", "json"] {
+        let dir = tri4_table(format);
+        let before: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+            .collect();
+        let out = pegsol()
+            .args(["count", "-q", "--board", "tri:4", "--csv"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{format}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{format}: {stderr}");
+        assert!(stderr.contains("holds a table"), "{format}: {stderr}");
+        let after: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+            .collect();
+        assert_eq!(before, after, "{format}");
+    }
+}
+
 #[test]
 fn tables_with_damaged_counts_are_refused() {
     let damage = |file: &str, from: &str, to: &str, format: &str| {
