@@ -35,10 +35,12 @@ pub(super) fn run(args: CountArgs) -> Result<i32> {
 fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
     let (board, start) = args.start.resolve()?;
     let first = cluster.rank() == 0;
+    let mut _lock = None;
     if let Some(dir) = &args.csv
         && first
     {
         files::prepare_files(dir, &crate::count::export::COUNT_FILES)?;
+        _lock = Some(files::lock_dir(dir, "--csv")?);
         // A table's directory: the count's files would replace the table's and orphan its
         // runs.csv, which then refuses them.
         for held in ["runs.csv", crate::count::table::JSON_FILE] {

@@ -164,13 +164,14 @@ pub(crate) fn print(text: &str) {
 
 /// The closing line of a sweep: wall time, peak memory, threads.
 fn timing(secs: f64, threads: usize) -> String {
+    let threads = if threads == 0 {
+        rayon::current_num_threads()
+    } else {
+        threads
+    };
     format!(
-        "wall time {secs:.2} s, peak memory {}, {} threads\n",
+        "wall time {secs:.2} s, peak memory {}, {threads} thread{}\n",
         memory::peak_rss().map_or("unknown".into(), memory::human),
-        if threads == 0 {
-            rayon::current_num_threads()
-        } else {
-            threads
-        }
+        if threads == 1 { "" } else { "s" }
     )
 }

@@ -663,6 +663,8 @@ pub(crate) struct Work {
     /// The folder existed with a checkpoint, or this run made it.
     made: bool,
     keep: bool,
+    /// The folder's lock ([`files::lock_dir`]), held from the first look at it.
+    lock: Option<File>,
 }
 
 /// A finished layer on disk: its folder and what each shard file holds.
@@ -725,7 +727,16 @@ impl Work {
             id,
             made: false,
             keep,
+            lock: None,
         }
+    }
+
+    /// Locks the folder, if it exists, for this run: another run on it is refused.
+    fn lock(&mut self) -> Result<()> {
+        if self.lock.is_none() && self.dir.is_dir() {
+            self.lock = Some(crate::output::files::lock_dir(&self.dir, "--work-dir")?);
+        }
+        Ok(())
     }
 
     /// The sweep's folder.
@@ -737,7 +748,7 @@ impl Work {
     pub(crate) fn create(&mut self) -> Result<()> {
         fs::create_dir_all(&self.dir).map_err(|e| io_error(&self.dir, "create", e))?;
         self.made = true;
-        Ok(())
+        self.lock()
     }
 
     /// The folder of layer `layer`, emptied.
@@ -854,7 +865,8 @@ impl Work {
     /// The layers the folder's checkpoints name, newest first: the last one and, when a
     /// sweep of several MPI ranks stopped before every rank recorded its layer, the one
     /// before ([`Work::checkpoint_keeping`]).
-    pub(crate) fn checkpoint_layers(&self) -> Result<Vec<usize>> {
+    pub(crate) fn checkpoint_layers(&mut self) -> Result<Vec<usize>> {
+        self.lock()?;
         let mut layers = Vec::new();
         for name in [CHECKPOINT, PREVIOUS] {
             if let Some(ck) = self.read_checkpoint(name)? {

@@ -919,9 +919,11 @@ pub struct BatchReport {
 /// ```
 pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
     let first = opts.cluster.rank() == 0;
+    let mut _lock = None;
     let mut table = match &opts.dir {
         Some(dir) if first => {
             files::prepare_files(dir, &opts.format.file_names())?;
+            _lock = Some(files::lock_dir(dir, "--csv")?);
             remove_stale_temporaries(dir);
             Table::load(dir, opts.format)?
         }

@@ -85,6 +85,39 @@ pub fn prepare_files(dir: &Path, names: &[&str]) -> Result<()> {
     Ok(())
 }
 
+/// Locks the directory `dir` (which must exist) for this process until the returned
+/// handle is dropped: a second pegsol run that asks for the same lock is refused with one
+/// line (exit code 2) instead of writing over the first one's files. The lock is the
+/// system's (`flock` on the directory itself): no lock file is left behind, and a killed
+/// run holds nothing.
+///
+/// ```
+/// use pegsol::output::files::lock_dir;
+/// let tmp = tempfile::tempdir().unwrap();
+/// let held = lock_dir(tmp.path(), "--csv")?;
+/// let e = lock_dir(tmp.path(), "--csv").unwrap_err();
+/// assert!(e.to_string().ends_with("is in use by another pegsol run; wait for it, or give another --csv"), "{e}");
+/// drop(held);
+/// lock_dir(tmp.path(), "--csv")?;
+/// # Ok::<(), pegsol::error::Error>(())
+/// ```
+pub fn lock_dir(dir: &Path, option: &str) -> Result<std::fs::File> {
+    let handle = std::fs::File::open(dir)
+        .map_err(|e| Error::input(format!("cannot open {}: {}", dir.display(), io_text(&e))))?;
+    match handle.try_lock() {
+        Ok(()) => Ok(handle),
+        Err(std::fs::TryLockError::WouldBlock) => Err(Error::input(format!(
+            "{} is in use by another pegsol run; wait for it, or give another {option}",
+            dir.display()
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => Err(Error::input(format!(
+            "cannot lock {}: {}",
+            dir.display(),
+            io_text(&e)
+        ))),
+    }
+}
+
 /// Writes every file to a temporary file in `dir`, then renames them all into place: a
 /// reader sees either the old file or the whole new one, never part of one. A name that is
 /// a symbolic link is written through: the file it points to is replaced, the link kept.

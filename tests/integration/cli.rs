@@ -184,6 +184,16 @@ fn bad_input_is_one_line_and_exit_2() {
             vec!["--max-memory".into(), "1K".into()],
             "at least 64.0 KiB",
         ),
+        (
+            // Once minutes of passes split in two, the buffers of 1,024 threads outgrowing it.
+            vec![
+                "--threads".into(),
+                "1024".into(),
+                "--max-memory".into(),
+                "64K".into(),
+            ],
+            "too small for 1024 threads (at least 16.0 KiB a thread): give at most 4 threads",
+        ),
         (vec!["--board".into(), "hexagon".into()], "unknown board"),
         (
             vec![
@@ -330,6 +340,67 @@ fn outputs_never_replace_what_is_not_a_regular_file() {
             .is_symlink()
     );
     assert!(read(d, "real.csv").ends_with("\ntri:5,a1,3016,1544,568630,29760,8,2,6,2\n"));
+}
+
+/// A directory another run is writing (here the test holds its lock, as that run would)
+/// is refused with one line: a table's or a count's `--csv`, and a sweep's folder in
+/// `--work-dir`. Before, two tables into one directory both succeeded and one lost its
+/// rows, and two counts on one work directory tripped over each other's layer files.
+#[test]
+fn directories_in_use_by_another_run_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("csv");
+    let folder = tmp.path().join("work").join("tri_5_from_a1");
+    std::fs::create_dir_all(&csv).unwrap();
+    std::fs::create_dir_all(&folder).unwrap();
+    let held: Vec<std::fs::File> = [&csv, &folder]
+        .iter()
+        .map(|d| {
+            let f = std::fs::File::open(d).unwrap();
+            f.try_lock().unwrap();
+            f
+        })
+        .collect();
+    for (args, option) in [
+        (
+            vec!["table", "-q", "--board", "tri:5", "--csv", "csv"],
+            "--csv",
+        ),
+        (
+            vec!["count", "-q", "--board", "tri:5", "--csv", "csv"],
+            "--csv",
+        ),
+        (
+            vec!["count", "-q", "--board", "tri:5", "--work-dir", "work"],
+            "--work-dir",
+        ),
+    ] {
+        let out = pegsol()
+            .current_dir(tmp.path())
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "is in use by another pegsol run; wait for it, or give another {option}"
+            )),
+            "{args:?}: {stderr}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(&csv).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    drop(held);
+    pegsol()
+        .current_dir(tmp.path())
+        .args(["table", "-q", "--board", "tri:5", "--csv", "csv"])
+        .assert()
+        .success();
 }
 
 /// Bad input to the commands other than `count`: one line, exit 2, and no file made (a

@@ -360,10 +360,12 @@ fn a_full_disk_is_refused_before_the_layer() {
     assert_eq!(std::fs::read_dir(cwd.path()).unwrap().count(), 0);
 }
 
-/// When the results cannot be written after a sweep on disk (here a directory stands where
-/// a file goes), the sweep's layers stay: the rerun resumes from its last layer instead of
-/// sweeping again, writes the files, and only then removes the work. (`table` defers
-/// the same way; a directory in its folder would stop it reading the table first.)
+/// When the results cannot be written after a sweep on disk (here a directory is made
+/// where a file goes once the sweep has its first checkpoint: one there from the start is
+/// refused before the sweep), the sweep's layers stay: the rerun resumes from its last
+/// layer instead of sweeping again, writes the files, and only then removes the work.
+/// (`table` defers the same way; a directory in its folder would stop it reading the table
+/// first.)
 #[test]
 fn a_failed_write_keeps_the_sweep() {
     {
@@ -371,27 +373,40 @@ fn a_failed_write_keeps_the_sweep() {
         let tmp = tempfile::tempdir().unwrap();
         let (out, work) = (tmp.path().join("out"), tmp.path().join("work"));
         let blocked = out.join("finish.csv");
-        std::fs::create_dir_all(&blocked).unwrap();
-        let run = || {
-            crate::common::pegsol()
-                .args([
-                    command,
-                    "--board",
-                    "tri:6",
-                    "-j",
-                    "2",
-                    "--max-memory",
-                    "300K",
-                ])
-                .arg("--work-dir")
-                .arg(&work)
-                .arg("--csv")
-                .arg(&out)
-                .env("PEGSOL_TRACE", "1")
-                .output()
-                .unwrap()
+        let args = |cmd: &mut Command| {
+            cmd.args([
+                command,
+                "--board",
+                "tri:6",
+                "-j",
+                "2",
+                "--max-memory",
+                "300K",
+            ])
+            .arg("--work-dir")
+            .arg(&work)
+            .arg("--csv")
+            .arg(&out)
+            .env("PEGSOL_TRACE", "1");
         };
-        let first = run();
+        let run = || {
+            let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("pegsol"));
+            args(&mut cmd);
+            cmd.output().unwrap()
+        };
+        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("pegsol"));
+        args(&mut cmd);
+        let child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while checkpoint_layer(&work).is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        std::fs::create_dir_all(&blocked).unwrap();
+        let first = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&first.stderr);
         assert_eq!(first.status.code(), Some(2), "{command}: {stderr}");
         assert!(stderr.contains("is a directory"), "{command}: {stderr}");
