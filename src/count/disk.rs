@@ -703,12 +703,19 @@ pub(crate) fn has_checkpoint(dir: &Path) -> bool {
 }
 
 /// A name for a folder from free text: letters, digits, `.`, `-` and `_` kept, the rest `_`.
+/// A name longer than 128 bytes (many starts, a long board file name) keeps its first 110
+/// and a CRC-32 of the whole text, so it stays within every file system's limit (255).
 ///
 /// ```
-/// assert_eq!(pegsol::count::disk::folder_name("tri:8 from a1+b2"), "tri_8_from_a1_b2");
+/// use pegsol::count::disk::folder_name;
+/// assert_eq!(folder_name("tri:8 from a1+b2"), "tri_8_from_a1_b2");
+/// let long = format!("{} from a1", "b".repeat(300));
+/// assert_eq!(folder_name(&long).len(), 110 + 9);
+/// assert_ne!(folder_name(&long), folder_name(&format!("{} from a2", "b".repeat(300))));
 /// ```
 pub fn folder_name(text: &str) -> String {
-    text.chars()
+    let name: String = text
+        .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || "._-".contains(c) {
                 c
@@ -716,7 +723,11 @@ pub fn folder_name(text: &str) -> String {
                 '_'
             }
         })
-        .collect()
+        .collect();
+    if name.len() <= 128 {
+        return name;
+    }
+    format!("{}-{:08x}", &name[..110], crc32fast::hash(text.as_bytes()))
 }
 
 impl Work {

@@ -198,6 +198,17 @@ impl Board {
             board.spec = spec.to_string();
             return Ok(board);
         }
+        if path.exists() {
+            return Err(Error::input(format!(
+                "board file {spec} is not a regular file"
+            )));
+        }
+        if spec.contains(['/', '.']) {
+            return Err(Error::input(format!(
+                "board file {spec} does not exist (built-in boards: tri:N, line:L, english, \
+                 french, wiegleb)"
+            )));
+        }
         Err(Error::input(format!(
             "unknown board '{spec}': expected tri:N, line:L, english, french, wiegleb or a board file"
         )))

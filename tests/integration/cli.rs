@@ -196,6 +196,14 @@ fn bad_input_is_one_line_and_exit_2() {
         ),
         (vec!["--board".into(), "hexagon".into()], "unknown board"),
         (
+            vec!["--board".into(), "./missing.txt".into()],
+            "board file ./missing.txt does not exist",
+        ),
+        (
+            vec!["--board".into(), "/tmp".into()],
+            "board file /tmp is not a regular file",
+        ),
+        (
             vec![
                 "--board".into(),
                 "tri:5".into(),

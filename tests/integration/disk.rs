@@ -552,3 +552,36 @@ fn edited_checkpoints_are_refused() {
         )));
     assert_same_files(&whole, &out, "resumed from a checkpoint without a checksum");
 }
+
+/// A sweep's folder is named after its board and starts; a long board file name (or a
+/// long list of starts) once made a name past the file system's 255 bytes, and the run on
+/// disk failed where the same run in memory succeeded. Long names are shortened.
+#[test]
+fn long_board_names_sweep_on_disk() {
+    let tmp = tempfile::tempdir().unwrap();
+    let board = tmp.path().join(format!("{}.txt", "b".repeat(240)));
+    std::fs::write(&board, "ooooo\noo.oo\nooooo\n").unwrap();
+    let run = |disk: bool| {
+        let mut cmd = pegsol();
+        cmd.current_dir(tmp.path())
+            .args(["count", "-q", "--board"])
+            .arg(&board);
+        if disk {
+            cmd.args(["--max-memory", "64K", "--work-dir", "work", "--keep-work"]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines()
+            .filter(|l| !l.starts_with("wall time"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(run(true), run(false));
+    let folder = sweep_folder(&tmp.path().join("work")).expect("the sweep's folder");
+    assert!(folder.file_name().unwrap().len() <= 128, "{folder:?}");
+}
