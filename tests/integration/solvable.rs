@@ -670,7 +670,7 @@ fn cli_hint_cache_refuses_what_it_cannot_read() {
         &[],
         "is not a regular file",
     );
-    refused(dir.path(), &[], "is not a regular file");
+    refused(dir.path(), &[], "it is a directory");
     // A cache of 12,000-odd bytes answers; a file of 100 KB under a budget of 64 KiB (the
     // least) is refused by its size, before it is read.
     let cache = dir.path().join("c5.bin");
