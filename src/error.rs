@@ -62,10 +62,45 @@ impl Error {
     /// assert_eq!(e.line(None), "pegsol: unknown board 'tri:99'\n");
     /// assert_eq!(e.line(Some((0, 2))), "pegsol: rank 0 of 2: unknown board 'tri:99'\n");
     /// ```
+    ///
+    /// Input quoted in the message cannot break the line or flood the terminal: control
+    /// characters are escaped, and a message longer than 1,000 characters keeps its first
+    /// and last 480 (a game file of one 5 MB token once gave a 5 MB line).
+    ///
+    /// ```
+    /// use pegsol::error::Error;
+    /// let e = Error::input(format!("bad cell 'a\0{}'", "x".repeat(5_000_000)));
+    /// let line = e.line(None);
+    /// assert!(line.len() < 1_100 && line.starts_with("pegsol: bad cell 'a\\u{0}x"), "{line}");
+    /// assert_eq!(line.matches('\n').count(), 1);
+    /// ```
     pub fn line(&self, rank: Option<(usize, usize)>) -> String {
+        let text: String = self
+            .to_string()
+            .chars()
+            .flat_map(|c| {
+                let escaped: Vec<char> = if c.is_control() {
+                    c.escape_default().collect()
+                } else {
+                    vec![c]
+                };
+                escaped
+            })
+            .collect();
+        let chars = text.chars().count();
+        let text = if chars > 1_000 {
+            let head: String = text.chars().take(480).collect();
+            let tail: String = text.chars().skip(chars - 480).collect();
+            format!(
+                "{head} ... ({} characters left out) ... {tail}",
+                chars - 960
+            )
+        } else {
+            text
+        };
         match rank {
-            Some((rank, size)) => format!("pegsol: rank {rank} of {size}: {self}\n"),
-            None => format!("pegsol: {self}\n"),
+            Some((rank, size)) => format!("pegsol: rank {rank} of {size}: {text}\n"),
+            None => format!("pegsol: {text}\n"),
         }
     }
 

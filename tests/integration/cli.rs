@@ -411,6 +411,35 @@ fn directories_in_use_by_another_run_are_refused() {
         .success();
 }
 
+/// Input quoted in an error cannot flood stderr or break its one line: a game file of one
+/// 5 MB token (once a 5 MB line) and a board file with a NUL byte.
+#[test]
+fn errors_quote_input_within_one_short_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("long.txt");
+    std::fs::write(
+        &game,
+        format!("board: tri:5\n{}\n", "a3-a1".repeat(1_000_000)),
+    )
+    .unwrap();
+    let board = tmp.path().join("nul.txt");
+    std::fs::write(&board, b"o\x00o\no.o\n").unwrap();
+    for args in [
+        vec!["check".to_string(), game.display().to_string()],
+        vec!["board".to_string(), board.display().to_string()],
+    ] {
+        let out = pegsol().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.len() < 1_200, "{args:?}: {} bytes", stderr.len());
+        assert!(
+            !stderr.trim_end().contains(char::is_control),
+            "{args:?}: {stderr:?}"
+        );
+    }
+}
+
 /// Bad input to the commands other than `count`: one line, exit 2, and no file made (a
 /// FILE of `-` was once created under that name).
 #[test]
