@@ -63,10 +63,11 @@ fn runs_headers_before() -> [&'static [&'static str]; 2] {
     ]
 }
 
-/// The column of `runs.csv` that names the board's geometry ([`Board::geometry`]), empty in
-/// rows written before it: a table refuses to add a board whose name it holds with another
-/// geometry (a board file named `english`, two files `x.txt` in different folders).
-const GEOMETRY_COLUMN: usize = RUNS_HEADER.len() - 1;
+/// Where a pair's run row (`runs.csv` without board and start) names the board's geometry
+/// ([`Board::geometry`]), empty in rows written before it: a table refuses to add a board
+/// whose name it holds with another geometry (a board file named `english`, two files
+/// `x.txt` in different folders).
+const GEOMETRY_IN_RUN: usize = RUNS_HEADER.len() - 3;
 
 /// The file `--format json` writes.
 pub const JSON_FILE: &str = "table.json";
@@ -481,10 +482,9 @@ impl Table {
                 let [v2, v1] = runs_headers_before();
                 read_csv(&dir.join(name), &header).or_else(|e| {
                     // An older runs.csv: its rows padded with the missing columns.
-                    let older = read_csv(&dir.join(name), v2)
+                    let mut rows = read_csv(&dir.join(name), v2)
                         .or_else(|_| read_csv(&dir.join(name), v1))
                         .map_err(|_| e)?;
-                    let mut rows = older;
                     for (_, r) in &mut rows {
                         r.resize(header.len() - 2, String::new());
                     }
@@ -929,18 +929,19 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
         }
         _ => Table::default(),
     };
-    // A board the table holds under the same name must be the same board.
-    let mut checked: Vec<&str> = Vec::new();
+    // Boards in the plan's order. One the table holds under the same name must be the
+    // same board.
+    let mut boards: Vec<(&Pair, Board)> = Vec::new();
     for p in plan {
-        if checked.contains(&p.spec.as_str()) {
+        if boards.iter().any(|(b, _)| b.spec == p.spec) {
             continue;
         }
-        checked.push(&p.spec);
-        let geometry = Board::from_spec(&p.spec)?.geometry();
+        let board = Board::from_spec(&p.spec)?;
+        let geometry = board.geometry();
         let held = table.entries.iter().find(|(k, e)| {
             k.board == p.board
                 && e.run
-                    .get(GEOMETRY_COLUMN - 2)
+                    .get(GEOMETRY_IN_RUN)
                     .is_some_and(|g| !g.is_empty() && *g != geometry)
         });
         if let Some((_, e)) = held {
@@ -951,10 +952,11 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                     .as_ref()
                     .map_or("the table".into(), |d| d.display().to_string()),
                 p.board,
-                e.run[GEOMETRY_COLUMN - 2],
+                e.run[GEOMETRY_IN_RUN],
                 p.spec,
             )));
         }
+        boards.push((p, board));
     }
     // Rank 0's table decides which pairs are left, for every rank.
     let pending: Vec<u8> = plan
@@ -975,17 +977,13 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
         opts.threads
     };
     let bar = progress::bar(todo.len() as u64, "pairs", opts.progress);
-    // Boards in the plan's order.
-    let mut boards: Vec<(&str, Board)> = Vec::new();
-    for p in &todo {
-        if !boards.iter().any(|(b, _)| *b == p.spec) {
-            boards.push((&p.spec, Board::from_spec(&p.spec)?));
-        }
-    }
     let mut computed = 0;
     let mut peak_bytes = memory::peak_rss();
-    for (spec, board) in &boards {
-        let pairs: Vec<&Pair> = todo.iter().copied().filter(|p| p.spec == *spec).collect();
+    for (of, board) in &boards {
+        let pairs: Vec<&Pair> = todo.iter().copied().filter(|p| p.spec == of.spec).collect();
+        if pairs.is_empty() {
+            continue;
+        }
         for p in &pairs {
             let class = board
                 .hole_classes()

@@ -165,10 +165,7 @@ pub fn write_atomically(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
     }
     let mut temps = Vec::new();
     for ((name, bytes), target) in files.iter().zip(targets) {
-        let folder = match target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
+        let folder = folder_of(&target);
         let mut tmp = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
             // The permissions of a file created the usual way (0666 less the umask), not
@@ -184,6 +181,14 @@ pub fn write_atomically(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
         tmp.persist(&target).map_err(|e| fail(name, e.error))?;
     }
     Ok(())
+}
+
+/// The folder of a file's path: the current one when the path has none.
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
 }
 
 /// The path a new version of `path` is renamed to: `path` itself when it is a regular
@@ -240,10 +245,7 @@ pub fn replaceable(path: &Path) -> Result<std::path::PathBuf> {
 /// # Ok::<(), pegsol::error::Error>(())
 /// ```
 pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = folder_of(path);
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return Err(Error::input(format!(
             "cannot write {}: not a file name",
