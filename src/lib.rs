@@ -2,7 +2,7 @@
 //!
 //! The crate is laid out by concern, and dependencies point one way:
 //! [`cli`] → [`count`], [`games`] and [`analysis`] → [`output`] → [`geometry`], with
-//! [`error`] and [`memory`] underneath everything.
+//! [`error`], [`memory`] and [`input`] underneath everything.
 //!
 //! - [`geometry`]: boards, lattices, the symmetry group, jumps, regions, position classes.
 //! - [`count`]: the counting engine (a layer sweep over symmetry-reduced positions), tables
@@ -41,5 +41,6 @@ pub mod count;
 pub mod error;
 pub mod games;
 pub mod geometry;
+pub mod input;
 pub mod memory;
 pub mod output;

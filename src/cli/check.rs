@@ -4,9 +4,10 @@ use super::print;
 use super::show::summary;
 use crate::error::{Error, Result};
 use crate::games::notation;
-use crate::geometry::board::Board;
+use crate::geometry::board::{Board, is_builtin};
+use crate::input;
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `pegsol check`.
 #[derive(Debug, Args)]
@@ -29,18 +30,20 @@ pub(super) struct CheckArgs {
 /// Runs the command.
 pub(super) fn run(args: CheckArgs) -> Result<i32> {
     let text = if args.file.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin())
-            .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?
+        input::read_text(std::io::stdin(), "standard input")?
     } else {
-        std::fs::read_to_string(&args.file)
-            .map_err(|e| Error::input(format!("cannot read {}: {e}", args.file.display())))?
+        input::read_text_file(&args.file, "")?
     };
     let parts = notation::split_game_text(&text)?;
-    let spec = args
-        .board
-        .clone()
-        .or(parts.board.clone())
-        .ok_or_else(|| Error::input("no board: give --board or a 'board:' line in the file"))?;
+    let spec = match (&args.board, &parts.board) {
+        (Some(spec), _) => spec.clone(),
+        (None, Some(spec)) => board_beside(spec, &args.file),
+        (None, None) => {
+            return Err(Error::input(
+                "no board: give --board or a 'board:' line in the file",
+            ));
+        }
+    };
     let board = Board::from_spec(&spec)?;
     let start = if !args.holes.is_empty() {
         board.start_from_names(&args.holes)?
@@ -80,5 +83,20 @@ pub(super) fn run(args: CheckArgs) -> Result<i32> {
             print(&format!("illegal: {}\n", bad.reason));
             Ok(1)
         }
+    }
+}
+
+/// The board of a game file's `board:` line: a board file's relative path is looked up
+/// from the current directory (where `solve` was run to write it), then, when nothing is
+/// there, from the game file's folder, so that a game kept beside its board file is read
+/// from anywhere.
+fn board_beside(spec: &str, game: &Path) -> String {
+    let path = Path::new(spec);
+    if game.as_os_str() == "-" || path.is_absolute() || path.exists() || is_builtin(spec) {
+        return spec.to_string();
+    }
+    match game.parent() {
+        Some(folder) if folder.join(path).exists() => folder.join(path).display().to_string(),
+        _ => spec.to_string(),
     }
 }

@@ -228,8 +228,7 @@ impl Board {
     /// assert_eq!(missing.exit_code(), 2);
     /// ```
     pub fn from_file(path: &Path) -> Result<Board> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::input(format!("cannot read board file {}: {e}", path.display())))?;
+        let text = crate::input::read_text_file(path, "board file ")?;
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -948,6 +947,21 @@ pub fn column_name(mut col: usize) -> String {
     String::from_utf8(letters).expect("ascii")
 }
 
+/// Whether `spec` names a built-in board (in any case; its size need not be valid), not a
+/// board file.
+///
+/// ```
+/// use pegsol::geometry::board::is_builtin;
+/// assert!(is_builtin("English") && is_builtin("tri:5") && is_builtin("LINE:9"));
+/// assert!(!is_builtin("boards/english.txt"));
+/// ```
+pub fn is_builtin(spec: &str) -> bool {
+    let lower = spec.to_ascii_lowercase();
+    matches!(lower.as_str(), "english" | "french" | "wiegleb")
+        || lower.starts_with("tri:")
+        || lower.starts_with("line:")
+}
+
 /// The spec of a built-in board, in lower case, when `spec` names one in any case
 /// (`English`, `TRI:5`, `Line:9`); any other spec (a board file's path) as given. The
 /// built-in names come first: a board file named `English` is read as `./English`.
@@ -960,10 +974,7 @@ pub fn column_name(mut col: usize) -> String {
 /// ```
 pub fn builtin_spec(spec: &str) -> std::borrow::Cow<'_, str> {
     let lower = spec.to_ascii_lowercase();
-    let builtin = matches!(lower.as_str(), "english" | "french" | "wiegleb")
-        || lower.starts_with("tri:")
-        || lower.starts_with("line:");
-    if builtin && lower != spec {
+    if is_builtin(spec) && lower != spec {
         std::borrow::Cow::Owned(lower)
     } else {
         std::borrow::Cow::Borrowed(spec)

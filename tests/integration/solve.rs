@@ -1014,3 +1014,80 @@ fn games_on_board_files_pass_check() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("a second 'start:' line"), "{stderr}");
 }
+
+/// A game file's `board:` path is looked up from the current directory, then from the
+/// game file's folder, so a game kept beside its board file checks from anywhere; and
+/// `check` reads at most 16 MiB (`/dev/zero` and an oversized board file are refused with
+/// one line, not read until the memory is gone).
+#[test]
+fn game_files_find_their_board_and_stay_small() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).unwrap();
+    std::fs::copy("boards/trapezoid.txt", games.join("tz.txt")).unwrap();
+    let out = pegsol()
+        .current_dir(&games)
+        .args(["solve", "--board", "tz.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let game = String::from_utf8(out.stdout).unwrap();
+    assert!(game.contains("\nboard: tz.txt\n"), "{game}");
+    std::fs::write(games.join("g.txt"), &game).unwrap();
+    // From the folder above: tz.txt is not in the current directory, but beside the game.
+    let out = pegsol()
+        .current_dir(dir.path())
+        .args(["check", "games/g.txt"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("final position: 1 peg"));
+    // The current directory comes first: a game written from the repository's root names
+    // boards/trapezoid.txt, and checks from there wherever the game file is.
+    let (text, code) = stdout_of(&["solve", "--board", "boards/trapezoid.txt"]);
+    assert_eq!(code, 0);
+    let elsewhere = dir.path().join("elsewhere.txt");
+    std::fs::write(&elsewhere, text).unwrap();
+    pegsol()
+        .args(["check", elsewhere.to_str().unwrap()])
+        .assert()
+        .code(0);
+    // Read from standard input, the path is the current directory's only.
+    pegsol()
+        .current_dir(dir.path())
+        .args(["check", "-"])
+        .write_stdin(game)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("tz.txt"));
+    // Inputs too large to be a game or a board.
+    let big = dir.path().join("big.txt");
+    let mut text = String::from("board: tri:5\n");
+    text.push_str(&"# a comment\n".repeat((17 << 20) / 12));
+    std::fs::write(&big, &text).unwrap();
+    for args in [
+        vec!["check".to_string(), "/dev/zero".into()],
+        vec!["check".into(), big.display().to_string()],
+        vec!["count".into(), "--board".into(), big.display().to_string()],
+    ] {
+        let out = pegsol().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("it holds more than 16 MiB, more than a game or board file"),
+            "{args:?}: {stderr}"
+        );
+    }
+    // Just under the limit, the same comments are read.
+    text.truncate((16 << 20) - 6);
+    let cut = text.rfind('\n').unwrap() + 1;
+    text.truncate(cut);
+    text.push_str("a3-a1\n");
+    std::fs::write(&big, &text).unwrap();
+    pegsol()
+        .args(["check", big.to_str().unwrap()])
+        .assert()
+        .code(0);
+}
