@@ -71,14 +71,16 @@ fn table(args: TableArgs, command_line: &[String], cluster: Cluster) -> Result<i
     let clock = Instant::now();
     let report = match table::run_batch(&plan, &opts) {
         Err(Error::Interrupted) => {
+            // One line: the error's own, with where the finished pairs are.
             if let Some(dir) = &args.csv
                 && first
             {
                 eprintln!(
-                    "pegsol: finished pairs are saved in {}; run the same command again to \
-                     resume",
+                    "pegsol: interrupted; finished pairs are saved in {}; run the same \
+                     command again to resume",
                     dir.display()
                 );
+                return Ok(Error::Interrupted.exit_code());
             }
             return Err(Error::Interrupted);
         }

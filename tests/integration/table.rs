@@ -196,7 +196,7 @@ fn run_and_kill(dir: &Path, signal: &str, done: usize) -> bool {
         .args(KILL_BATCH)
         .arg(dir)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("spawn");
     let deadline = Instant::now() + Duration::from_secs(120);
@@ -214,10 +214,19 @@ fn run_and_kill(dir: &Path, signal: &str, done: usize) -> bool {
         .args([signal, &child.id().to_string()])
         .status()
         .expect("kill");
-    let status = child.wait().expect("wait");
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
     if running && signal == "-TERM" {
-        // Ctrl-C/SIGTERM: the count stops between batches, exit code 130.
-        assert!(matches!(status.code(), Some(130) | Some(0)), "{status:?}");
+        // Ctrl-C/SIGTERM: the count stops between batches, exit code 130, and says so in
+        // one line.
+        assert!(matches!(out.status.code(), Some(130) | Some(0)), "{out:?}");
+        if out.status.code() == Some(130) {
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(
+                stderr.starts_with("pegsol: interrupted; finished pairs are saved in "),
+                "{stderr}"
+            );
+        }
     }
     running
 }
