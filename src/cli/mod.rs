@@ -84,12 +84,17 @@ where
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .take();
-    match (outcome, failed) {
+    let outcome = match (outcome, failed) {
         (Ok(_), Some(e)) => Err(Error::input(format!(
             "cannot write to standard output: {e}"
         ))),
         (outcome, _) => outcome,
+    };
+    // A run that failed, was refused or interrupted leaves no empty output directory.
+    if !matches!(outcome, Ok(0)) {
+        crate::output::files::remove_created_dirs();
     }
+    outcome
 }
 
 /// [`run`], its output not yet checked.

@@ -511,11 +511,13 @@ impl<'a, K: Bits> Search<'a, K> {
     /// (at least: a search stopped early has not found them all).
     fn memory_error(&self, depth: usize, bytes: u64, new: usize) -> Error {
         Error::Memory(format!(
-            "the fewest-moves search needs more than {} MiB at depth {depth} ({} positions \
-             stored, {} new at least), more than the memory limit allows; raise --max-memory",
-            bytes >> 20,
+            "the fewest-moves search needs more than {} at depth {depth} ({} positions \
+             stored, {} new at least), more than the memory limit ({}) allows; raise \
+             --max-memory",
+            crate::memory::human(bytes),
             self.sides.iter().map(|s| s.dist.len()).sum::<usize>(),
-            new
+            new,
+            crate::memory::human(self.max_bytes)
         ))
     }
 

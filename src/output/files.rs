@@ -57,12 +57,55 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
             dir.display()
         )));
     }
+    // The folders this call creates, deepest first, for [`remove_created_dirs`].
+    let mut missing = Vec::new();
+    let mut p = dir;
+    while !p.as_os_str().is_empty() && std::fs::symlink_metadata(p).is_err() {
+        missing.push(p.to_path_buf());
+        match p.parent() {
+            Some(q) => p = q,
+            None => break,
+        }
+    }
     std::fs::create_dir_all(dir).map_err(fail)?;
+    CREATED
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .extend(missing);
     tempfile::Builder::new()
         .prefix(".pegsol-probe")
         .tempfile_in(dir)
         .map_err(fail)?;
     Ok(())
+}
+
+/// The directories [`prepare_dir`] created in this process, each call's deepest first.
+static CREATED: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Removes the directories [`prepare_dir`] created in this process that are still empty,
+/// deepest first: a run that failed or was refused (`count --csv out` with too small a
+/// `--max-disk`, a table interrupted before its first pair) leaves no empty output
+/// directory behind. A directory that holds anything is kept. The CLI calls it when a
+/// command fails.
+///
+/// ```
+/// use pegsol::output::files::{prepare_dir, remove_created_dirs};
+/// let tmp = tempfile::tempdir().unwrap();
+/// prepare_dir(&tmp.path().join("a/b"))?;
+/// prepare_dir(&tmp.path().join("kept"))?;
+/// std::fs::write(tmp.path().join("kept/summary.csv"), "x").unwrap();
+/// remove_created_dirs();
+/// assert!(!tmp.path().join("a").exists());
+/// assert!(tmp.path().join("kept/summary.csv").exists());
+/// # Ok::<(), pegsol::error::Error>(())
+/// ```
+pub fn remove_created_dirs() {
+    let mut created = std::mem::take(&mut *CREATED.lock().unwrap_or_else(|p| p.into_inner()));
+    created.sort_by_key(|p| std::cmp::Reverse(p.components().count()));
+    for dir in created {
+        // Fails, as it should, on a directory that holds anything.
+        let _ = std::fs::remove_dir(dir);
+    }
 }
 
 /// [`prepare_dir`], then checks that each of the files `names` that a command will write

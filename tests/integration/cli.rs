@@ -254,14 +254,27 @@ fn bad_input_is_one_line_and_exit_2() {
         ),
         (vec!["--max-memory".into(), "lots".into()], "invalid"),
         (vec!["--frobnicate".into()], "unexpected argument"),
+        (
+            vec![
+                "--board".into(),
+                "tri:6".into(),
+                "--max-memory".into(),
+                "64K".into(),
+                "--max-disk".into(),
+                "1K".into(),
+            ],
+            "layer 5 needs about 4176 bytes on disk, more than --max-disk 1.0 KiB",
+        ),
     ];
     for (args, message) in cases {
+        // The output folder does not exist yet: a refused run leaves none behind, even
+        // one refused after its sweep started (`--max-disk`).
         let dir = tempfile::tempdir().unwrap();
         let out = pegsol()
             .arg("count")
             .args(&args)
             .arg("--csv")
-            .arg(dir.path())
+            .arg(dir.path().join("out/tri"))
             .output()
             .unwrap();
         assert_refused(&out, &args[..], message, dir.path());
@@ -626,8 +639,24 @@ fn min_moves_refuses_before_outgrowing_its_memory_limit() {
     refuses_under_ulimit(
         200_000,
         "solve --board tri:8 --min-moves --all-starts --max-memory 100M -j 2",
-        "more than the memory limit allows",
+        "more than the memory limit (100.0 MiB) allows",
     );
+    // A small limit is named in its own unit (it said "more than 0 MiB").
+    pegsol()
+        .args([
+            "solve",
+            "--board",
+            "english",
+            "--min-moves",
+            "--max-memory",
+            "64K",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "needs more than 79.9 KiB at depth 6 (1321 positions stored, 819 new at least), \
+             more than the memory limit (64.0 KiB) allows",
+        ));
 }
 
 /// `reach --count` weighs its memo's table as it doubles (old and new slots at once), not
