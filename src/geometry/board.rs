@@ -962,22 +962,35 @@ pub fn is_builtin(spec: &str) -> bool {
         || lower.starts_with("line:")
 }
 
-/// The spec of a built-in board, in lower case, when `spec` names one in any case
-/// (`English`, `TRI:5`, `Line:9`); any other spec (a board file's path) as given. The
-/// built-in names come first: a board file named `English` is read as `./English`.
+/// The spec of a built-in board as the board is named, when `spec` names one in any case
+/// (`English`, `TRI:5`, `Line:9`) and with its size in plain digits (`tri:05` and
+/// `tri:+5` are `tri:5`), so that one board has one name in a table; any other spec (a
+/// board file's path) as given. The built-in names come first: a board file named
+/// `English` is read as `./English`.
 ///
 /// ```
 /// use pegsol::geometry::board::builtin_spec;
 /// assert_eq!(builtin_spec("English"), "english");
 /// assert_eq!(builtin_spec("TRI:5"), "tri:5");
+/// assert_eq!(builtin_spec("tri:05"), "tri:5");
+/// assert_eq!(builtin_spec("Line:+9"), "line:9");
+/// assert_eq!(builtin_spec("tri:4..7"), "tri:4..7");
 /// assert_eq!(builtin_spec("boards/My.txt"), "boards/My.txt");
 /// ```
 pub fn builtin_spec(spec: &str) -> std::borrow::Cow<'_, str> {
-    let lower = spec.to_ascii_lowercase();
-    if is_builtin(spec) && lower != spec {
-        std::borrow::Cow::Owned(lower)
-    } else {
+    if !is_builtin(spec) {
+        return std::borrow::Cow::Borrowed(spec);
+    }
+    let mut name = spec.to_ascii_lowercase();
+    if let Some((kind, size)) = name.split_once(':')
+        && let Ok(n) = size.parse::<usize>()
+    {
+        name = format!("{kind}:{n}");
+    }
+    if name == spec {
         std::borrow::Cow::Borrowed(spec)
+    } else {
+        std::borrow::Cow::Owned(name)
     }
 }
 

@@ -49,6 +49,12 @@ fn built_in_board_names_are_read_in_any_case() {
         .success()
         .stdout(contains("board tri:5, start a1"))
         .stdout(contains("games               568,630"));
+    // One board, one name: the size in plain digits.
+    pegsol()
+        .args(["count", "-q", "--board", "tri:+05"])
+        .assert()
+        .success()
+        .stdout(contains("board tri:5, start a1"));
     pegsol()
         .args(["board", "English"])
         .assert()
@@ -57,7 +63,8 @@ fn built_in_board_names_are_read_in_any_case() {
     let dir = tempfile::tempdir().unwrap();
     pegsol()
         .args([
-            "table", "-q", "--board", "Tri:4", "--board", "tri:4", "--csv",
+            "table", "-q", "--board", "Tri:4", "--board", "tri:4", "--board", "tri:04", "--board",
+            "TRI:+4", "--csv",
         ])
         .arg(dir.path())
         .assert()
