@@ -806,3 +806,66 @@ fn tables_with_impossible_values_are_refused() {
     assert!(cmp.contains("\ntri:4,all,10,84,703,"), "{cmp}");
     assert!(cmp.contains("\ntri:5,all,15,438984,7335390,"), "{cmp}");
 }
+
+/// `report` on a folder holding some of a table's files names the missing one (it said
+/// "no table" when runs.csv, depth.csv or pegs_left.csv was gone, and went on without
+/// finish.csv); a pair whose rows a file lost is named too, not left out of the totals;
+/// a `table.json` that is a directory is said to be one. The whole table still reports.
+#[test]
+fn report_names_what_a_table_lacks() {
+    let whole = tempfile::tempdir().unwrap();
+    table(whole.path(), &["tri:4"]).assert().success();
+    let all: Vec<&str> = FILES.iter().copied().chain(["runs.csv"]).collect();
+    let copy = |skip: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        for f in all.iter().filter(|f| **f != skip) {
+            std::fs::copy(whole.path().join(f), dir.path().join(f)).unwrap();
+        }
+        dir
+    };
+    let refused = |dir: &Path, message: &str| {
+        let out = pegsol().arg("report").arg(dir).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{message}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        let message = message.replace("DIR", &dir.display().to_string());
+        assert!(stderr.contains(&message), "{message}: {stderr}");
+    };
+    for gone in &all {
+        let dir = copy(gone);
+        let here: Vec<&str> = all.iter().copied().filter(|f| f != gone).collect();
+        refused(
+            dir.path(),
+            &format!(
+                "DIR holds {} but not {gone}: not a whole table (run pegsol table --csv DIR \
+                 again to complete it)",
+                here.join(", ")
+            ),
+        );
+    }
+    // Rows lost by one pair: tri:4 a2's 14 wins without their finishing hole, b3's depth.
+    for (file, drop, part, start) in [
+        ("finish.csv", "tri:4,a2,", "finish", "a2"),
+        ("depth.csv", "tri:4,b3,", "depth", "b3"),
+    ] {
+        let dir = copy("");
+        let text = read(&dir.path().join(file));
+        let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with(drop)).collect();
+        std::fs::write(dir.path().join(file), kept.join("\n") + "\n").unwrap();
+        refused(
+            dir.path(),
+            &format!("DIR/{file}: no {part} rows for tri:4 {start}; run pegsol table again"),
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("table.json")).unwrap();
+    refused(dir.path(), "cannot read DIR/table.json: it is a directory");
+    refused(
+        &dir.path().join("none"),
+        "no table in DIR (run pegsol table --csv DIR first)",
+    );
+    // The whole table reports, its total in place.
+    pegsol().arg("report").arg(whole.path()).assert().success();
+    let cmp = read(&whole.path().join("comparison.csv"));
+    assert!(cmp.contains("\ntri:4,all,10,84,703,"), "{cmp}");
+}
