@@ -49,18 +49,49 @@ pub struct Row {
     pub shortest_game_jumps: usize,
 }
 
-/// `wins / games` in percent with 4 decimals, computed exactly in integers.
+/// `wins / games` in percent with 4 decimals, computed exactly in integers (rounded half
+/// up), for any counts: no product of them is formed, so none can overflow.
 ///
 /// ```
 /// assert_eq!(pegsol::count::report::share(1, 3), "33.3333");
 /// assert_eq!(pegsol::count::report::share(0, 0), "0.0000");
+/// assert_eq!(pegsol::count::report::share(29_760, 568_630), "5.2336"); // tri:5 from a1
+/// // Counts past 2^127 (wins * 2,000,000 wrapped before).
+/// assert_eq!(pegsol::count::report::share(u128::MAX / 3, u128::MAX), "33.3333");
+/// assert_eq!(pegsol::count::report::share(u128::MAX, u128::MAX), "100.0000");
 /// ```
 pub fn share(wins: u128, games: u128) -> String {
     if games == 0 {
         return "0.0000".into();
     }
-    let units = (wins * 2_000_000 + games) / (2 * games); // 1e-4 percent, rounded
-    format!("{}.{:04}", units / 10_000, units % 10_000)
+    // The integer part of wins / games, then six decimal digits of the remainder by long
+    // division: 10 * r mod games by ten additions of r < games, none past games.
+    let whole = wins / games;
+    let mut r = wins % games;
+    let mut digits = 0u128;
+    for _ in 0..6 {
+        let mut digit = 0;
+        let mut acc = 0u128;
+        for _ in 0..10 {
+            if acc >= games - r {
+                acc -= games - r;
+                digit += 1;
+            } else {
+                acc += r;
+            }
+        }
+        digits = digits * 10 + digit;
+        r = acc;
+    }
+    let up = u128::from(r >= games - r); // the rest is at least one half
+    // In units of 1e-4 percent.
+    let units = whole
+        .checked_mul(1_000_000)
+        .and_then(|u| u.checked_add(digits + up));
+    match units {
+        Some(u) => format!("{}.{:04}", u / 10_000, u % 10_000),
+        None => "more than 10^34".into(),
+    }
 }
 
 /// The comparison rows of one board: one per start in the table, then the total over all
@@ -355,9 +386,11 @@ pub fn sweep_costs(table: &Table) -> Vec<plot::SweepCost> {
             .unwrap_or_else(|| key.start.clone());
         let (date, seconds) = (field("date_utc"), field("wall_seconds"));
         let id = format!("{}|{sweep}|{date}|{seconds}", key.board);
-        let positions: u64 = e.summary.first().and_then(|p| p.parse().ok()).unwrap_or(0);
+        // A count of positions past 64 bits is drawn at the edge, not wrapped.
+        let positions: u128 = e.summary.first().and_then(|p| p.parse().ok()).unwrap_or(0);
+        let positions = u64::try_from(positions).unwrap_or(u64::MAX);
         match out.iter_mut().find(|(k, _)| *k == id) {
-            Some((_, s)) => s.positions += positions,
+            Some((_, s)) => s.positions = s.positions.saturating_add(positions),
             None => out.push((
                 id,
                 plot::SweepCost {
