@@ -49,18 +49,49 @@ pub struct Row {
     pub shortest_game_jumps: usize,
 }
 
-/// `wins / games` in percent with 4 decimals, computed exactly in integers.
+/// `wins / games` in percent with 4 decimals, computed exactly in integers (rounded half
+/// up), for any counts: no product of them is formed, so none can overflow.
 ///
 /// ```
 /// assert_eq!(pegsol::count::report::share(1, 3), "33.3333");
 /// assert_eq!(pegsol::count::report::share(0, 0), "0.0000");
+/// assert_eq!(pegsol::count::report::share(29_760, 568_630), "5.2336"); // tri:5 from a1
+/// // Counts past 2^127 (wins * 2,000,000 wrapped before).
+/// assert_eq!(pegsol::count::report::share(u128::MAX / 3, u128::MAX), "33.3333");
+/// assert_eq!(pegsol::count::report::share(u128::MAX, u128::MAX), "100.0000");
 /// ```
 pub fn share(wins: u128, games: u128) -> String {
     if games == 0 {
         return "0.0000".into();
     }
-    let units = (wins * 2_000_000 + games) / (2 * games); // 1e-4 percent, rounded
-    format!("{}.{:04}", units / 10_000, units % 10_000)
+    // The integer part of wins / games, then six decimal digits of the remainder by long
+    // division: 10 * r mod games by ten additions of r < games, none past games.
+    let whole = wins / games;
+    let mut r = wins % games;
+    let mut digits = 0u128;
+    for _ in 0..6 {
+        let mut digit = 0;
+        let mut acc = 0u128;
+        for _ in 0..10 {
+            if acc >= games - r {
+                acc -= games - r;
+                digit += 1;
+            } else {
+                acc += r;
+            }
+        }
+        digits = digits * 10 + digit;
+        r = acc;
+    }
+    let up = u128::from(r >= games - r); // the rest is at least one half
+    // In units of 1e-4 percent.
+    let units = whole
+        .checked_mul(1_000_000)
+        .and_then(|u| u.checked_add(digits + up));
+    match units {
+        Some(u) => format!("{}.{:04}", u / 10_000, u % 10_000),
+        None => "more than 10^34".into(),
+    }
 }
 
 /// The comparison rows of one board: one per start in the table, then the total over all
@@ -92,47 +123,80 @@ pub fn share(wins: u128, games: u128) -> String {
 pub fn rows(table: &Table, board: &str) -> Result<Vec<Row>> {
     let header = table::summary_header();
     let col = |name: &str| header.iter().position(|h| *h == name).expect("column") - 2;
-    let num = |v: &str| -> Result<u128> {
-        v.parse()
-            .map_err(|_| Error::input(format!("summary.csv: '{v}' is not a number")))
-    };
     let mut out = Vec::new();
     for (key, e) in table.entries.iter().filter(|(k, _)| k.board == board) {
         let s = &e.summary;
+        let num = |name: &str| -> Result<u128> {
+            let v = s.get(col(name)).map_or("", String::as_str);
+            v.parse().map_err(|_| {
+                Error::input(format!(
+                    "summary.csv: {name} of {board} from {} is '{}', not a number",
+                    key.start,
+                    v.escape_debug()
+                ))
+            })
+        };
+        // Holes and jumps: at most a board's holes, never wrapped.
+        let small = |name: &str| -> Result<usize> {
+            usize::try_from(num(name)?)
+                .ok()
+                .filter(|&n| n <= crate::geometry::board::MAX_HOLES)
+                .ok_or_else(|| {
+                    Error::input(format!(
+                        "summary.csv: {name} of {board} from {} is {}, more than a board's holes",
+                        key.start,
+                        s[col(name)]
+                    ))
+                })
+        };
         out.push(Row {
             board: key.board.clone(),
             start: key.start.clone(),
-            class_size: num(&s[col(table::CLASS_SIZE_COLUMN)])? as usize,
-            wins: num(&s[col("wins")])?,
-            games: num(&s[col("games")])?,
-            positions: num(&s[col("positions")])?,
-            max_dead_end_pegs: num(&s[col("max_dead_end_pegs")])? as usize,
-            max_dead_end_games: num(&s[col("max_dead_end_games")])?,
-            shortest_game_jumps: num(&s[col("shortest_game_jumps")])? as usize,
+            class_size: small(table::CLASS_SIZE_COLUMN)?,
+            wins: num("wins")?,
+            games: num("games")?,
+            positions: num("positions")?,
+            max_dead_end_pegs: small("max_dead_end_pegs")?,
+            max_dead_end_games: num("max_dead_end_games")?,
+            shortest_game_jumps: small("shortest_game_jumps")?,
         });
     }
     let covered: usize = out.iter().map(|r| r.class_size).sum();
     let holes = Board::from_spec(board).map(|b| b.holes()).ok();
     if !out.is_empty() && holes == Some(covered) {
-        let w = |r: &Row, v: u128| v * r.class_size as u128;
         let max_pegs = out.iter().map(|r| r.max_dead_end_pegs).max().unwrap_or(0);
-        out.push(Row {
+        let row = Row {
             board: board.to_string(),
             start: "all".into(),
             class_size: covered,
-            wins: out.iter().map(|r| w(r, r.wins)).sum(),
-            games: out.iter().map(|r| w(r, r.games)).sum(),
-            positions: out.iter().map(|r| w(r, r.positions)).sum(),
+            wins: weighted_sum(out.iter().map(|r| (r, r.wins)))?,
+            games: weighted_sum(out.iter().map(|r| (r, r.games)))?,
+            positions: weighted_sum(out.iter().map(|r| (r, r.positions)))?,
             max_dead_end_pegs: max_pegs,
-            max_dead_end_games: out
-                .iter()
-                .filter(|r| r.max_dead_end_pegs == max_pegs)
-                .map(|r| w(r, r.max_dead_end_games))
-                .sum(),
+            max_dead_end_games: weighted_sum(
+                out.iter()
+                    .filter(|r| r.max_dead_end_pegs == max_pegs)
+                    .map(|r| (r, r.max_dead_end_games)),
+            )?,
             shortest_game_jumps: out.iter().map(|r| r.shortest_game_jumps).min().unwrap_or(0),
-        });
+        };
+        out.push(row);
     }
     Ok(out)
+}
+
+/// The total over the starts of `rows`, each weighted by its class size: checked, never
+/// wrapped.
+fn weighted_sum<'a>(mut rows: impl Iterator<Item = (&'a Row, u128)>) -> Result<u128> {
+    rows.try_fold(0u128, |acc, (r, v)| {
+        let weighted = v.checked_mul(r.class_size as u128).ok_or_else(|| {
+            Error::Overflow(format!(
+                "{v} times {} ({} {}) exceeds u128",
+                r.class_size, r.board, r.start
+            ))
+        })?;
+        crate::error::add(acc, weighted)
+    })
 }
 
 /// The total over all starts of `board` (the row with start `all`), if the table covers
@@ -197,10 +261,77 @@ pub fn pegs_left_total(table: &Table, board: &str) -> Result<Vec<(usize, u128)>>
         for row in &e.pegs_left {
             let pegs: usize = row[0].parse().unwrap_or(0);
             let games: u128 = row[1].parse().unwrap_or(0);
-            *acc.entry(pegs).or_default() += games * r.class_size as u128;
+            let weighted = games.checked_mul(r.class_size as u128).ok_or_else(|| {
+                Error::Overflow(format!(
+                    "{games} times {} ({board} {}) exceeds u128",
+                    r.class_size, r.start
+                ))
+            })?;
+            let sum = acc.entry(pegs).or_default();
+            *sum = crate::error::add(*sum, weighted)?;
         }
     }
     Ok(acc.into_iter().collect())
+}
+
+fn no_table(dir: &Path) -> Error {
+    Error::input(format!(
+        "no table in {} (run pegsol table --csv {} first)",
+        dir.display(),
+        dir.display()
+    ))
+}
+
+/// The format of the table in `dir`: JSON when it holds `table.json` and no `runs.csv`
+/// (a table written with `--format json` is one file), CSV when it holds all five CSV
+/// files. A folder holding some of them only, or a `table.json` that is not a file, is
+/// refused with one line naming what is missing.
+///
+/// ```
+/// use pegsol::count::{report::table_format, table::Format};
+/// let dir = tempfile::tempdir().unwrap();
+/// let e = table_format(dir.path()).unwrap_err();
+/// assert!(e.to_string().starts_with("no table in "), "{e}");
+/// std::fs::write(dir.path().join("summary.csv"), "").unwrap();
+/// let e = table_format(dir.path()).unwrap_err();
+/// assert!(e.to_string().contains("holds summary.csv but not pegs_left.csv, finish.csv, depth.csv, runs.csv"), "{e}");
+/// std::fs::write(dir.path().join("table.json"), "{}").unwrap();
+/// assert_eq!(table_format(dir.path()).unwrap(), Format::Json);
+/// ```
+pub fn table_format(dir: &Path) -> Result<Format> {
+    let json = dir.join(JSON_FILE);
+    let names = Format::Csv.file_names();
+    let (here, missing): (Vec<&str>, Vec<&str>) = names
+        .iter()
+        .partition(|n| dir.join(n).symlink_metadata().is_ok());
+    if missing.is_empty() {
+        return Ok(Format::Csv);
+    }
+    if !here.contains(&"runs.csv") && json.is_file() {
+        return Ok(Format::Json);
+    }
+    if !here.is_empty() {
+        return Err(Error::input(format!(
+            "{} holds {} but not {}: not a whole table (run pegsol table --csv {} again to \
+             complete it)",
+            dir.display(),
+            here.join(", "),
+            missing.join(", "),
+            dir.display()
+        )));
+    }
+    if json.symlink_metadata().is_ok() {
+        let what = if json.is_dir() {
+            "it is a directory"
+        } else {
+            "it is not a regular file"
+        };
+        return Err(Error::input(format!(
+            "cannot read {}: {what}",
+            json.display()
+        )));
+    }
+    Err(no_table(dir))
 }
 
 fn slug(board: &str) -> String {
@@ -255,9 +386,11 @@ pub fn sweep_costs(table: &Table) -> Vec<plot::SweepCost> {
             .unwrap_or_else(|| key.start.clone());
         let (date, seconds) = (field("date_utc"), field("wall_seconds"));
         let id = format!("{}|{sweep}|{date}|{seconds}", key.board);
-        let positions: u64 = e.summary.first().and_then(|p| p.parse().ok()).unwrap_or(0);
+        // A count of positions past 64 bits is drawn at the edge, not wrapped.
+        let positions: u128 = e.summary.first().and_then(|p| p.parse().ok()).unwrap_or(0);
+        let positions = u64::try_from(positions).unwrap_or(u64::MAX);
         match out.iter_mut().find(|(k, _)| *k == id) {
-            Some((_, s)) => s.positions += positions,
+            Some((_, s)) => s.positions = s.positions.saturating_add(positions),
             None => out.push((
                 id,
                 plot::SweepCost {
@@ -279,7 +412,9 @@ pub fn sweep_costs(table: &Table) -> Vec<plot::SweepCost> {
 /// against positions, one point per sweep, from runs.csv), and for every board of the table
 /// `classes_BOARD.svg` and `finish_BOARD.svg`. Returns the names of the files written.
 /// The table is read from its CSV files, or from `table.json` when `dir` holds no
-/// `runs.csv` (a table written with `--format json`).
+/// `runs.csv` (a table written with `--format json`), with [`Table::load_complete`]: a
+/// table some of whose files or rows are missing, or whose numbers cannot be right, is
+/// refused, the file named.
 ///
 /// ```
 /// use pegsol::count::table::{self, BatchOptions, Format};
@@ -306,19 +441,10 @@ pub fn sweep_costs(table: &Table) -> Vec<plot::SweepCost> {
 /// assert!(csv.contains("\ntri:5,all,15,438984,7335390,")); // published totals
 /// ```
 pub fn write(dir: &Path, boards: &[String], out: &Path) -> Result<Vec<String>> {
-    // A table written with --format json is one file; read it when the CSVs are absent.
-    let format = if !dir.join("runs.csv").exists() && dir.join(JSON_FILE).is_file() {
-        Format::Json
-    } else {
-        Format::Csv
-    };
-    let table = Table::load(dir, format)?;
+    let format = table_format(dir)?;
+    let table = Table::load_complete(dir, format)?;
     if table.entries.is_empty() {
-        return Err(Error::input(format!(
-            "no table in {} (run pegsol table --csv {} first)",
-            dir.display(),
-            dir.display()
-        )));
+        return Err(no_table(dir));
     }
     let mut all: Vec<String> = Vec::new();
     for k in table.entries.keys() {

@@ -352,19 +352,41 @@ impl Entry {
     }
 
     /// Whether the entry holds what every count has: its summary, a row of depth.csv (the
-    /// start, no jump made) and one of pegs_left.csv (some game ends). A table's pair whose
-    /// rows a file lost is not complete, and is counted again.
+    /// start, no jump made), one of pegs_left.csv (some game ends), and, when it has wins,
+    /// one of finish.csv. A table's pair whose rows a file lost is not complete, and is
+    /// counted again.
     ///
     /// ```
     /// use pegsol::{count::{count, table::Entry, CountOptions}, geometry::Board};
     /// let b = Board::from_spec("tri:5").unwrap();
     /// let mut e = Entry::new(&count(&b, b.default_start(), &CountOptions::default()).unwrap(), 3, vec![]);
     /// assert!(e.is_whole());
-    /// e.depth.clear();
+    /// e.finish.clear(); // 29,760 wins, but no finishing hole
     /// assert!(!e.is_whole());
     /// ```
     pub fn is_whole(&self) -> bool {
-        !self.summary.is_empty() && !self.depth.is_empty() && !self.pegs_left.is_empty()
+        self.missing().is_none()
+    }
+
+    /// The first part of a count the entry lacks (`summary`, `depth`, `pegs_left`,
+    /// `finish`), if any: see [`Entry::is_whole`].
+    fn missing(&self) -> Option<&'static str> {
+        let wins = summary_header()
+            .iter()
+            .position(|h| *h == "wins")
+            .expect("column")
+            - 2;
+        if self.summary.is_empty() {
+            Some("summary")
+        } else if self.depth.is_empty() {
+            Some("depth")
+        } else if self.pegs_left.is_empty() {
+            Some("pegs_left")
+        } else if self.finish.is_empty() && self.summary.get(wins).is_some_and(|w| w != "0") {
+            Some("finish")
+        } else {
+            None
+        }
     }
 }
 
@@ -469,10 +491,77 @@ impl Table {
     /// assert_eq!(table::Table::load(dir.path(), Format::Json).unwrap(), t);
     /// ```
     pub fn load(dir: &Path, format: Format) -> Result<Table> {
-        match format {
-            Format::Csv => Table::load_csv(dir),
-            Format::Json => Table::load_json(dir),
+        let mut table = Table::load_all(dir, format)?;
+        table.entries.retain(|_, e| e.is_whole());
+        Ok(table)
+    }
+
+    /// Reads the table stored in `dir` as [`Table::load`] does, but refuses a pair whose
+    /// rows a file lost, naming the file, instead of dropping it: what `pegsol report`
+    /// reads, which must not leave a start out of a board's totals.
+    ///
+    /// ```
+    /// # use pegsol::count::table::{self, BatchOptions, Format};
+    /// # let plan = table::plan(&["tri:4".into()], &[]).unwrap();
+    /// # let opts = BatchOptions {
+    /// #     threads: 1,
+    /// #     max_memory: pegsol::memory::default_budget(),
+    /// #     progress: false,
+    /// #     dir: None,
+    /// #     format: Format::Csv,
+    /// #     command: String::new(),
+    /// #     work_dir: None,
+    /// #     keep_work: false,
+    /// #     max_disk: None,
+    /// #     cluster: Default::default(),
+    /// #     cancel: None,
+    /// # };
+    /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:4, its three start classes
+    /// // `t`: a table of tri:4 from each of its three start classes.
+    /// let dir = tempfile::tempdir().unwrap();
+    /// t.save(dir.path(), Format::Csv).unwrap();
+    /// assert_eq!(table::Table::load_complete(dir.path(), Format::Csv).unwrap(), t);
+    /// // a2's 14 wins lose their finishing holes.
+    /// let finish = dir.path().join("finish.csv");
+    /// let text = std::fs::read_to_string(&finish).unwrap();
+    /// let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("tri:4,a2,")).collect();
+    /// std::fs::write(&finish, kept.join("\n") + "\n").unwrap();
+    /// let e = table::Table::load_complete(dir.path(), Format::Csv).unwrap_err();
+    /// assert!(e.to_string().ends_with("finish.csv: no finish rows for tri:4 a2; run pegsol table again to count it"), "{e}");
+    /// assert_eq!(table::Table::load(dir.path(), Format::Csv).unwrap().entries.len(), 2);
+    /// ```
+    pub fn load_complete(dir: &Path, format: Format) -> Result<Table> {
+        let table = Table::load_all(dir, format)?;
+        let sources = Sources::of(dir, format);
+        for (key, e) in &table.entries {
+            if let Some(part) = e.missing() {
+                return Err(Error::input(format!(
+                    "{}: no {part} rows for {} {}; run pegsol table again to count it",
+                    sources.file(part),
+                    key.board,
+                    key.start
+                )));
+            }
         }
+        Ok(table)
+    }
+
+    /// Every pair of the table in `dir`, whole or not, its whole pairs checked
+    /// ([`check_entry`]).
+    fn load_all(dir: &Path, format: Format) -> Result<Table> {
+        let table = match format {
+            Format::Csv => Table::load_csv(dir)?,
+            Format::Json => Table::load_json(dir)?,
+        };
+        let sources = Sources::of(dir, format);
+        let mut boards = BTreeMap::new();
+        for (key, e) in &table.entries {
+            check_run(&sources.runs, key, &e.run)?;
+            if e.is_whole() {
+                check_entry(&sources, key, e, &mut boards)?;
+            }
+        }
+        Ok(table)
     }
 
     fn load_csv(dir: &Path) -> Result<Table> {
@@ -521,7 +610,6 @@ impl Table {
                 }
             }
         }
-        table.entries.retain(|_, e| e.is_whole());
         Ok(table)
     }
 
@@ -603,9 +691,7 @@ impl Table {
                     check_counts(&where_, header, &key, row)?;
                 }
             }
-            if entry.is_whole() {
-                table.entries.insert(key, entry);
-            }
+            table.entries.insert(key, entry);
         }
         Ok(table)
     }
@@ -829,6 +915,228 @@ fn check_counts(file: &str, header: &[&str], key: &Key, row: &[String]) -> Resul
                 v.escape_debug()
             )));
         }
+    }
+    Ok(())
+}
+
+/// Where each part of a table is read from, for messages: the CSV file of each part, or
+/// `table.json` for all of them.
+struct Sources {
+    /// summary.csv or table.json, as displayed.
+    summary: String,
+    pegs_left: String,
+    finish: String,
+    depth: String,
+    runs: String,
+    /// How a message names the summary: `summary.csv` or `the summary`.
+    summary_name: &'static str,
+}
+
+impl Sources {
+    fn of(dir: &Path, format: Format) -> Sources {
+        let path = |name: &str| dir.join(name).display().to_string();
+        match format {
+            Format::Csv => Sources {
+                summary: path("summary.csv"),
+                pegs_left: path("pegs_left.csv"),
+                finish: path("finish.csv"),
+                depth: path("depth.csv"),
+                runs: path("runs.csv"),
+                summary_name: "summary.csv",
+            },
+            Format::Json => Sources {
+                summary: path(JSON_FILE),
+                pegs_left: path(JSON_FILE),
+                finish: path(JSON_FILE),
+                depth: path(JSON_FILE),
+                runs: path(JSON_FILE),
+                summary_name: "the summary",
+            },
+        }
+    }
+
+    /// The file of a part: `summary`, `pegs_left`, `finish`, `depth` or `run`.
+    fn file(&self, part: &str) -> &str {
+        match part {
+            "summary" => &self.summary,
+            "pegs_left" => &self.pegs_left,
+            "finish" => &self.finish,
+            "depth" => &self.depth,
+            _ => &self.runs,
+        }
+    }
+}
+
+/// Refuses a row of runs.csv (`run`: the columns after board and start) whose `threads`,
+/// `wall_seconds` or `peak_memory_bytes` is not a number pegsol writes there: a whole
+/// number of threads from 1, seconds as digits and a point, bytes as a whole number or
+/// `unknown`.
+fn check_run(file: &str, key: &Key, run: &[String]) -> Result<()> {
+    let field = |name: &str| {
+        let i = RUNS_HEADER.iter().position(|h| *h == name).expect("column") - 2;
+        run.get(i).map_or("", String::as_str)
+    };
+    let digits = |v: &str| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
+    let threads = field("threads");
+    let seconds = field("wall_seconds");
+    let bytes = field("peak_memory_bytes");
+    let bad = if !(digits(threads) && threads.parse::<usize>().is_ok_and(|n| n > 0)) {
+        Some(("threads", threads, "a number of threads"))
+    } else if !(seconds.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && seconds.parse::<f64>().is_ok_and(f64::is_finite))
+    {
+        Some(("wall_seconds", seconds, "a number of seconds"))
+    } else if !(bytes == "unknown" || (digits(bytes) && bytes.parse::<u64>().is_ok())) {
+        Some(("peak_memory_bytes", bytes, "a number of bytes"))
+    } else {
+        None
+    };
+    match bad {
+        Some((name, v, what)) => Err(Error::input(format!(
+            "{file} was not written by pegsol table: {name} of {} from {} is '{}', not {what}",
+            key.board,
+            key.start,
+            v.escape_debug()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// A built-in board with its start classes ([`Board::hole_classes`]).
+type KnownBoard = (Board, Vec<Vec<usize>>);
+
+/// A built-in board named `name` whose geometry is `geometry` (runs.csv's
+/// `board_geometry`; empty in rows from before it), with its start classes; None for a
+/// board file's name, which the table cannot read again.
+fn builtin_board(name: &str, geometry: &str) -> Option<KnownBoard> {
+    if crate::geometry::board::builtin_spec(name) != name
+        || !(name.starts_with("tri:")
+            || name.starts_with("line:")
+            || ["english", "french", "wiegleb"].contains(&name))
+    {
+        return None;
+    }
+    let board = Board::from_spec(name).ok()?;
+    if board.name() != name || !(geometry.is_empty() || board.geometry() == geometry) {
+        return None;
+    }
+    let classes = board.hole_classes();
+    Some((board, classes))
+}
+
+/// Refuses a whole entry whose numbers cannot be right: a start class size other than
+/// the size of the start's orbit under the board's symmetries (for a board file, outside
+/// 1..=[`MAX_HOLES`](crate::geometry::board::MAX_HOLES)), or rows of pegs_left, finish
+/// and depth that do not add up to the summary: games by pegs left to `games`, games
+/// leaving one peg to `wins`, wins by finishing hole to `wins`, games ended, positions and
+/// reduced positions by depth to `games`, `positions` and `positions_reduced`. Sums are
+/// checked: past 128 bits they cannot equal a summary's count.
+fn check_entry(
+    sources: &Sources,
+    key: &Key,
+    e: &Entry,
+    boards: &mut BTreeMap<String, Option<KnownBoard>>,
+) -> Result<()> {
+    let (board, start) = (&key.board, &key.start);
+    let refuse = |part: &str, what: String| {
+        Error::input(format!("{}: {board} {start}: {what}", sources.file(part)))
+    };
+    let number = |part: &str, v: &str| -> Result<u128> {
+        v.parse()
+            .map_err(|_| refuse(part, format!("'{}' is not a count", v.escape_debug())))
+    };
+    let summary_col = |name: &str| -> Result<u128> {
+        let header = summary_header();
+        let i = header.iter().position(|h| *h == name).expect("column") - 2;
+        number("summary", e.summary.get(i).map_or("", String::as_str))
+    };
+    // The class size.
+    let size = summary_col(CLASS_SIZE_COLUMN)?;
+    let geometry = e.run.get(GEOMETRY_IN_RUN).map_or("", String::as_str);
+    let known = boards
+        .entry(format!("{board}\n{geometry}"))
+        .or_insert_with(|| builtin_board(board, geometry));
+    match known {
+        Some((b, classes)) => {
+            let hole = b
+                .hole(start)
+                .map_err(|_| refuse("summary", format!("{start} is not a hole of {board}")))?;
+            let class = classes.iter().find(|c| c.contains(&hole)).expect("class");
+            if size != class.len() as u128 {
+                return Err(refuse(
+                    "summary",
+                    format!(
+                        "start_class_size is {size}, but the start class of {start} holds {} \
+                         holes",
+                        class.len()
+                    ),
+                ));
+            }
+        }
+        None => {
+            let max = crate::geometry::board::MAX_HOLES;
+            if !(1..=max as u128).contains(&size) {
+                return Err(refuse(
+                    "summary",
+                    format!("start_class_size is {size}; a start class holds 1 to {max} holes"),
+                ));
+            }
+        }
+    }
+    // The rows against the summary.
+    let sum = |part: &str, rows: &[Vec<String>], header: &[&str], column: &str| {
+        let i = header.iter().position(|h| *h == column).expect("column") - 2;
+        rows.iter().try_fold(Some(0u128), |acc, r| {
+            let v = number(part, r.get(i).map_or("", String::as_str))?;
+            Ok::<_, Error>(acc.and_then(|a| a.checked_add(v)))
+        })
+    };
+    let agree = |part: &str, found: Option<u128>, what: &str, column: &str| -> Result<()> {
+        let said = summary_col(column)?;
+        if found == Some(said) {
+            return Ok(());
+        }
+        let found = found.map_or("more than 2^128".into(), |n| n.to_string());
+        Err(refuse(
+            part,
+            format!("{what} {found}, {} says {said}", sources.summary_name),
+        ))
+    };
+    let games = sum("pegs_left", &e.pegs_left, export::PEGS_LEFT_HEADER, "games")?;
+    agree(
+        "pegs_left",
+        games,
+        "the games per pegs left sum to",
+        "games",
+    )?;
+    let one_peg = e
+        .pegs_left
+        .iter()
+        .find(|r| r.first().is_some_and(|p| p == "1"))
+        .map_or(Ok(0), |r| number("pegs_left", &r[1]))?;
+    agree(
+        "pegs_left",
+        Some(one_peg),
+        "the games leaving 1 peg are",
+        "wins",
+    )?;
+    let wins = sum("finish", &e.finish, export::FINISH_HEADER, "wins")?;
+    agree("finish", wins, "the wins per finish sum to", "wins")?;
+    for (column, what) in [
+        ("games_ended", "the games ended per depth sum to"),
+        ("positions", "the positions per depth sum to"),
+        (
+            "positions_reduced",
+            "the reduced positions per depth sum to",
+        ),
+    ] {
+        let found = sum("depth", &e.depth, export::DEPTH_HEADER, column)?;
+        let against = if column == "games_ended" {
+            "games"
+        } else {
+            column
+        };
+        agree("depth", found, what, against)?;
     }
     Ok(())
 }

@@ -596,13 +596,18 @@ fn report_reads_json_tables_as_csv_ones() {
     assert_eq!(comparisons[0], comparisons[1]);
 }
 
-/// A pair whose rows a file lost (depth.csv or pegs_left.csv without them, or the file
-/// gone) is not complete: the rerun counts it again and the files are whole again.
+/// A pair whose rows a file lost (depth.csv or pegs_left.csv without them, finish.csv
+/// without those of a pair that has wins, or the file gone) is not complete: the rerun
+/// counts it again and the files are whole again.
 #[test]
 fn pairs_missing_rows_are_counted_again() {
     let whole = tempfile::tempdir().unwrap();
     table(whole.path(), &["tri:4"]).assert().success();
-    for (file, drop) in [("depth.csv", "tri:4,a1,"), ("pegs_left.csv", "tri:4,b3,")] {
+    for (file, drop) in [
+        ("depth.csv", "tri:4,a1,"),
+        ("pegs_left.csv", "tri:4,b3,"),
+        ("finish.csv", "tri:4,a2,"),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         for f in FILES.iter().chain(&["runs.csv"]) {
             std::fs::copy(whole.path().join(f), dir.path().join(f)).unwrap();
@@ -620,4 +625,256 @@ fn pairs_missing_rows_are_counted_again() {
             ));
         assert_same_table(whole.path(), dir.path());
     }
+}
+
+/// Runs `table` (resuming the table in `dir`, of `boards`, in `format`) and `report` on
+/// it; asserts that both refuse it with exit code 2 and one line on stderr that contains
+/// `message`.
+fn assert_refused(dir: &Path, boards: &[&str], format: &str, message: &str) {
+    for command in ["table", "report"] {
+        let mut cmd = pegsol();
+        if command == "table" {
+            cmd.args(["table", "-q", "--format", format]);
+            for b in boards {
+                cmd.args(["--board", b]);
+            }
+            cmd.arg("--csv");
+        } else {
+            cmd.arg("report");
+        }
+        let out = cmd.arg(dir).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command} {message}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{command}: {stderr}");
+        assert!(stderr.contains(message), "{command}: {stderr}");
+    }
+}
+
+/// Numbers that read as counts but cannot be right are refused with one line naming the
+/// file, the pair and both figures, by `table` and by `report`, in CSV and in JSON: a start
+/// class size other than the size of the start's class (one past 64 bits was shown wrapped
+/// in comparison.csv, and as 0 by `table`), provenance that is not a number, and count
+/// files that do not add up to summary.csv (sums checked, never wrapped). An untouched
+/// table still reports, its `all` rows in place.
+#[test]
+fn tables_with_impossible_values_are_refused() {
+    let whole = tempfile::tempdir().unwrap();
+    table(whole.path(), &["tri:4..5"]).assert().success();
+    let damage = |file: &str, from: &str, to: &str, message: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        for f in FILES.iter().chain(&["runs.csv"]) {
+            std::fs::copy(whole.path().join(f), dir.path().join(f)).unwrap();
+        }
+        let path = dir.path().join(file);
+        let text = read(&path);
+        assert!(text.contains(from), "{file}: {text}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        let message = message.replace("DIR", &dir.path().display().to_string());
+        assert_refused(dir.path(), &["tri:4..5"], "csv", &message);
+    };
+    let u128_max = u128::MAX.to_string();
+    // tri:5 b3: 137,846 games, 1,550 wins, a class of 3 holes.
+    for size in ["7", "99999999999999999999999", "0"] {
+        damage(
+            "summary.csv",
+            "tri:5,b3,1651,849,137846,1550,10,2,4,2,3\n",
+            &format!("tri:5,b3,1651,849,137846,1550,10,2,4,2,{size}\n"),
+            &format!(
+                "DIR/summary.csv: tri:5 b3: start_class_size is {size}, but the start class \
+                 of b3 holds 3 holes"
+            ),
+        );
+    }
+    // runs.csv: threads, wall_seconds, peak_memory_bytes.
+    let runs = rows(&whole.path().join("runs.csv"));
+    let a1 = runs.iter().find(|r| r[..2] == ["tri:5", "a1"]).unwrap();
+    // pegsol_version, git_commit, date_utc, threads, wall_seconds, peak_memory_bytes
+    let a1_run = a1[2..8].join(",");
+    let fields: Vec<&str> = a1[2..8].iter().map(String::as_str).collect();
+    for (column, i, bad, what) in [
+        ("wall_seconds", 4, "abc", "seconds"),
+        ("wall_seconds", 4, "-5", "seconds"),
+        ("wall_seconds", 4, "inf", "seconds"),
+        ("threads", 3, "0", "threads"),
+        ("peak_memory_bytes", 5, "12x", "bytes"),
+    ] {
+        let mut edited = fields.clone();
+        edited[i] = bad;
+        damage(
+            "runs.csv",
+            &format!("tri:5,a1,{a1_run},"),
+            &format!("tri:5,a1,{},", edited.join(",")),
+            &format!(
+                "DIR/runs.csv was not written by pegsol table: {column} of tri:5 from a1 is \
+                 '{bad}', not a number of {what}"
+            ),
+        );
+    }
+    // Count files against summary.csv (tri:5 a1: 568,630 games, 29,760 wins, 3,016
+    // positions; tri:4 a2: 93 games, 14 wins).
+    damage(
+        "summary.csv",
+        "tri:5,a1,3016,1544,568630,",
+        "tri:5,a1,3016,1544,568631,",
+        "DIR/pegs_left.csv: tri:5 a1: the games per pegs left sum to 568630, summary.csv says \
+         568631",
+    );
+    damage(
+        "summary.csv",
+        "tri:4,a2,62,48,93,14,",
+        "tri:4,a2,62,48,93,15,",
+        "DIR/pegs_left.csv: tri:4 a2: the games leaving 1 peg are 14, summary.csv says 15",
+    );
+    damage(
+        "finish.csv",
+        "tri:5,a1,a1,6816\n",
+        "tri:5,a1,a1,6817\n",
+        "DIR/finish.csv: tri:5 a1: the wins per finish sum to 29761, summary.csv says 29760",
+    );
+    damage(
+        "finish.csv",
+        "tri:5,a1,a1,6816\n",
+        &format!("tri:5,a1,a1,{u128_max}\n"),
+        "DIR/finish.csv: tri:5 a1: the wins per finish sum to more than 2^128, summary.csv \
+         says 29760",
+    );
+    damage(
+        "depth.csv",
+        "tri:4,a2,8,1,1,14,1\n",
+        "tri:4,a2,8,1,1,15,1\n",
+        "DIR/depth.csv: tri:4 a2: the games ended per depth sum to 94, summary.csv says 93",
+    );
+    damage(
+        "depth.csv",
+        "tri:4,a2,8,1,1,14,1\n",
+        "tri:4,a2,8,2,1,14,1\n",
+        "DIR/depth.csv: tri:4 a2: the positions per depth sum to 63, summary.csv says 62",
+    );
+    damage(
+        "depth.csv",
+        "tri:4,a2,8,1,1,14,1\n",
+        "tri:4,a2,8,1,2,14,1\n",
+        "DIR/depth.csv: tri:4 a2: the reduced positions per depth sum to 49, summary.csv says \
+         48",
+    );
+
+    // JSON: the same checks, naming table.json.
+    let dir = tri4_table("json");
+    let path = dir.path().join("table.json");
+    let text = read(&path);
+    let json = dir.path().join("table.json").display().to_string();
+    let edit = |from: &str, to: &str| {
+        assert!(text.contains(from), "{text}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    };
+    edit("\"start_class_size\": 3", "\"start_class_size\": 7");
+    assert_refused(
+        dir.path(),
+        &["tri:4"],
+        "json",
+        &format!("{json}: tri:4 a1: start_class_size is 7, but the start class of a1 holds 3"),
+    );
+    edit("\"wins\": 14\n", "\"wins\": 13\n");
+    assert_refused(
+        dir.path(),
+        &["tri:4"],
+        "json",
+        &format!("{json}: tri:4 a2: the wins per finish sum to 13, the summary says 14"),
+    );
+
+    // A board file's table: its class sizes are bounded by the holes a board may have.
+    let tmp = tempfile::tempdir().unwrap();
+    let board = tmp.path().join("t3.txt");
+    std::fs::write(&board, "lattice: triangular\n.\noo\nooo\n").unwrap();
+    let out = tmp.path().join("t");
+    let spec = board.display().to_string();
+    pegsol()
+        .args(["table", "-q", "--board", &spec, "--csv"])
+        .arg(&out)
+        .assert()
+        .success();
+    let summary = read(&out.join("summary.csv"));
+    let first = summary.lines().nth(1).unwrap().to_string();
+    let size = first.rsplit(',').next().unwrap().to_string();
+    let cut = first.len() - size.len();
+    std::fs::write(
+        out.join("summary.csv"),
+        summary.replacen(&first, &format!("{}{u128_max}", &first[..cut]), 1),
+    )
+    .unwrap();
+    assert_refused(
+        &out,
+        &[&spec],
+        "csv",
+        &format!("start_class_size is {u128_max}; a start class holds 1 to 128 holes"),
+    );
+
+    // The untouched table still reports, with its totals.
+    pegsol().arg("report").arg(whole.path()).assert().success();
+    let cmp = read(&whole.path().join("comparison.csv"));
+    assert!(cmp.contains("\ntri:4,all,10,84,703,"), "{cmp}");
+    assert!(cmp.contains("\ntri:5,all,15,438984,7335390,"), "{cmp}");
+}
+
+/// `report` on a folder holding some of a table's files names the missing one (it said
+/// "no table" when runs.csv, depth.csv or pegs_left.csv was gone, and went on without
+/// finish.csv); a pair whose rows a file lost is named too, not left out of the totals;
+/// a `table.json` that is a directory is said to be one. The whole table still reports.
+#[test]
+fn report_names_what_a_table_lacks() {
+    let whole = tempfile::tempdir().unwrap();
+    table(whole.path(), &["tri:4"]).assert().success();
+    let all: Vec<&str> = FILES.iter().copied().chain(["runs.csv"]).collect();
+    let copy = |skip: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        for f in all.iter().filter(|f| **f != skip) {
+            std::fs::copy(whole.path().join(f), dir.path().join(f)).unwrap();
+        }
+        dir
+    };
+    let refused = |dir: &Path, message: &str| {
+        let out = pegsol().arg("report").arg(dir).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{message}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        let message = message.replace("DIR", &dir.display().to_string());
+        assert!(stderr.contains(&message), "{message}: {stderr}");
+    };
+    for gone in &all {
+        let dir = copy(gone);
+        let here: Vec<&str> = all.iter().copied().filter(|f| f != gone).collect();
+        refused(
+            dir.path(),
+            &format!(
+                "DIR holds {} but not {gone}: not a whole table (run pegsol table --csv DIR \
+                 again to complete it)",
+                here.join(", ")
+            ),
+        );
+    }
+    // Rows lost by one pair: tri:4 a2's 14 wins without their finishing hole, b3's depth.
+    for (file, drop, part, start) in [
+        ("finish.csv", "tri:4,a2,", "finish", "a2"),
+        ("depth.csv", "tri:4,b3,", "depth", "b3"),
+    ] {
+        let dir = copy("");
+        let text = read(&dir.path().join(file));
+        let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with(drop)).collect();
+        std::fs::write(dir.path().join(file), kept.join("\n") + "\n").unwrap();
+        refused(
+            dir.path(),
+            &format!("DIR/{file}: no {part} rows for tri:4 {start}; run pegsol table again"),
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("table.json")).unwrap();
+    refused(dir.path(), "cannot read DIR/table.json: it is a directory");
+    refused(
+        &dir.path().join("none"),
+        "no table in DIR (run pegsol table --csv DIR first)",
+    );
+    // The whole table reports, its total in place.
+    pegsol().arg("report").arg(whole.path()).assert().success();
+    let cmp = read(&whole.path().join("comparison.csv"));
+    assert!(cmp.contains("\ntri:4,all,10,84,703,"), "{cmp}");
 }
