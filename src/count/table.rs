@@ -589,11 +589,24 @@ impl Table {
             files.insert(name, rows);
         }
         let mut table = Table::default();
+        // A pair has one row in runs.csv and in summary.csv; pegsol never writes two (a
+        // second one in pegs_left, finish or depth fails the sums of `check_entry`).
+        let twice = |name: &str, key: &Key| {
+            Error::input(format!(
+                "{} was not written by pegsol table: a second row for {} {}",
+                dir.join(name).display(),
+                key.board,
+                key.start
+            ))
+        };
         for (key, run) in files.remove("runs.csv").unwrap_or_default() {
             let entry = Entry {
                 run,
                 ..Entry::default()
             };
+            if table.entries.contains_key(&key) {
+                return Err(twice("runs.csv", &key));
+            }
             table.entries.insert(key, entry);
         }
         for (name, rows) in files {
@@ -602,6 +615,7 @@ impl Table {
                     continue;
                 };
                 match name {
+                    "summary.csv" if !e.summary.is_empty() => return Err(twice(name, &key)),
                     "summary.csv" => e.summary = row,
                     "pegs_left.csv" => e.pegs_left.push(row),
                     "finish.csv" => e.finish.push(row),
@@ -690,6 +704,9 @@ impl Table {
                 for row in rows {
                     check_counts(&where_, header, &key, row)?;
                 }
+            }
+            if table.entries.contains_key(&key) {
+                return Err(bad(&format!("a second pair {} {}", key.board, key.start)));
             }
             table.entries.insert(key, entry);
         }

@@ -685,6 +685,27 @@ fn tables_with_impossible_values_are_refused() {
             ),
         );
     }
+    // A pair has one row of summary.csv and of runs.csv (a repeated one was read as one).
+    let b3 = "tri:5,b3,1651,849,137846,1550,10,2,4,2,3\n";
+    damage(
+        "summary.csv",
+        b3,
+        &b3.repeat(2),
+        "DIR/summary.csv was not written by pegsol table: a second row for tri:5 b3",
+    );
+    let runs_text = read(&whole.path().join("runs.csv"));
+    let b3_run = runs_text
+        .lines()
+        .find(|l| l.starts_with("tri:5,b3,"))
+        .unwrap()
+        .to_string()
+        + "\n";
+    damage(
+        "runs.csv",
+        &b3_run,
+        &b3_run.repeat(2),
+        "DIR/runs.csv was not written by pegsol table: a second row for tri:5 b3",
+    );
     // runs.csv: threads, wall_seconds, peak_memory_bytes.
     let runs = rows(&whole.path().join("runs.csv"));
     let a1 = runs.iter().find(|r| r[..2] == ["tri:5", "a1"]).unwrap();
@@ -780,6 +801,16 @@ fn tables_with_impossible_values_are_refused() {
         &["tri:4"],
         "json",
         &format!("{json}: tri:4 a2: the wins per finish sum to 13, the summary says 14"),
+    );
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let pairs = doc["pairs"].as_array_mut().unwrap();
+    pairs.push(pairs[0].clone());
+    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    assert_refused(
+        dir.path(),
+        &["tri:4"],
+        "json",
+        &format!("{json} was not written by pegsol table: a second pair tri:4 a1"),
     );
 
     // A board file's table: its class sizes are bounded by the holes a board may have.
