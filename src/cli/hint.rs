@@ -3,7 +3,7 @@
 use super::args::RunArgs;
 use super::print;
 use crate::analysis::solvable;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::geometry::board::Board;
 use clap::Args;
 use std::path::PathBuf;
@@ -52,6 +52,13 @@ pub(super) fn run(args: HintArgs) -> Result<i32> {
                 cache
             };
             match cache.hint(&board, position) {
+                Some(h) if !h.adds_up() => {
+                    return Err(Error::input(format!(
+                        "hint cache {} is damaged: the winning sequences of this position do \
+                         not add up over its jumps; delete it to build it again",
+                        path.display()
+                    )));
+                }
                 Some(h) => h,
                 // Not a solvable position reachable from the cache's start: ask directly.
                 None => solvable::hint(&board, position, finish, &opts)?,

@@ -639,6 +639,23 @@ fn cli_hint_cache_damaged_body_is_refused() {
     old.extend_from_slice(&good[crc_end..]);
     std::fs::write(&cache, &old).unwrap();
     refused("format 1", "older pegsol");
+    // The start's wins edited and the checksum made again: the checksum cannot tell, but
+    // the hint does not add up over its jumps.
+    let mut body = good[crc_end..].to_vec();
+    assert_eq!(body[..8], 1u64.to_le_bytes()); // layer 0: the start alone
+    assert_eq!(body[24..40], 29_760u128.to_le_bytes()); // its wins, published
+    body[24..40].copy_from_slice(&29_761u128.to_le_bytes());
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&good[..head]);
+    crc.update(&body);
+    let mut forged = good[..head].to_vec();
+    forged.extend_from_slice(format!("crc32 {:08x}\n", crc.finalize()).as_bytes());
+    forged.extend_from_slice(&body);
+    std::fs::write(&cache, &forged).unwrap();
+    refused(
+        "wins edited, checksum made again",
+        "is damaged: the winning sequences of this position do not add up over its jumps",
+    );
     // The good file still answers as the first time.
     std::fs::write(&cache, &good).unwrap();
     assert_eq!(run().stdout, first.stdout);

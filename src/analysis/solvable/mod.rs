@@ -464,6 +464,31 @@ pub struct Hint {
     pub jumps: Vec<JumpWins>,
 }
 
+impl Hint {
+    /// Whether the hint adds up: a position's winning sequences are those of its jumps
+    /// together, and a position with no jump left wins once (it is the goal) or not at all.
+    /// A hint read from a cache file that was edited, its checksum made again, can fail
+    /// this ([`HintCache::read`] trusts a file whose checksum matches).
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{hint, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let mut h = hint(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert!(h.adds_up() && h.wins == 29_760); // published: tri:5 from a1
+    /// h.wins += 1;
+    /// assert!(!h.adds_up());
+    /// ```
+    pub fn adds_up(&self) -> bool {
+        if self.jumps.is_empty() {
+            return self.wins <= 1;
+        }
+        self.jumps
+            .iter()
+            .try_fold(0u128, |sum, j| sum.checked_add(j.wins))
+            == Some(self.wins)
+    }
+}
+
 /// Every legal jump from `position` with the number of winning continuations it keeps
 /// (wins ending on `finish`).
 ///
