@@ -71,15 +71,22 @@ fn table(args: TableArgs, command_line: &[String], cluster: Cluster) -> Result<i
     let clock = Instant::now();
     let report = match table::run_batch(&plan, &opts) {
         Err(Error::Interrupted) => {
-            // One line: the error's own, with where the finished pairs are.
+            // One line: the error's own, with where the finished pairs are, if any.
             if let Some(dir) = &args.csv
                 && first
             {
-                eprintln!(
-                    "pegsol: interrupted; finished pairs are saved in {}; run the same \
-                     command again to resume",
-                    dir.display()
-                );
+                let saved = ["runs.csv", table::JSON_FILE]
+                    .iter()
+                    .any(|f| dir.join(f).exists());
+                if saved {
+                    eprintln!(
+                        "pegsol: interrupted; finished pairs are saved in {}; run the same \
+                         command again to resume",
+                        dir.display()
+                    );
+                } else {
+                    eprintln!("pegsol: interrupted before the first pair was saved");
+                }
                 return Ok(Error::Interrupted.exit_code());
             }
             return Err(Error::Interrupted);

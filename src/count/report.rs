@@ -4,7 +4,6 @@
 
 use crate::count::table::{self, Format, JSON_FILE, Table};
 use crate::error::{Error, Result};
-use crate::geometry::board::Board;
 use crate::output::files;
 use crate::output::plot;
 use std::path::Path;
@@ -162,7 +161,7 @@ pub fn rows(table: &Table, board: &str) -> Result<Vec<Row>> {
         });
     }
     let covered: usize = out.iter().map(|r| r.class_size).sum();
-    let holes = Board::from_spec(board).map(|b| b.holes()).ok();
+    let holes = table.builtin_board(board).map(|b| b.holes());
     if !out.is_empty() && holes == Some(covered) {
         let max_pegs = out.iter().map(|r| r.max_dead_end_pegs).max().unwrap_or(0);
         let row = Row {
@@ -556,8 +555,8 @@ pub fn write(dir: &Path, boards: &[String], out: &Path) -> Result<Vec<String>> {
     ));
 
     for b in &all {
-        let Ok(board) = Board::from_spec(b) else {
-            continue; // a board file's name: its geometry is not in the table
+        let Some(board) = table.builtin_board(b) else {
+            continue; // a board file's name: its picture is not in the table
         };
         files.push((
             format!("classes_{}.svg", slug(b)),

@@ -436,6 +436,32 @@ fn csv_files() -> Vec<FileSpec> {
 }
 
 impl Table {
+    /// The built-in board that the pairs named `name` were counted on: None for a board
+    /// file's name, or when the pairs record another geometry (runs.csv's
+    /// `board_geometry`: a board file named `english.txt` is keyed `english`). Rows from
+    /// before that column are taken to be of the built-in board.
+    ///
+    /// ```
+    /// use pegsol::count::table::Table;
+    /// let t = Table::default();
+    /// assert_eq!(t.builtin_board("tri:5").unwrap().holes(), 15);
+    /// assert!(t.builtin_board("boards/trapezoid.txt").is_none());
+    /// ```
+    pub fn builtin_board(&self, name: &str) -> Option<Board> {
+        if !crate::geometry::board::is_builtin(name) {
+            return None;
+        }
+        let board = Board::from_spec(name).ok()?;
+        let geometry = board.geometry();
+        let other = self.entries.iter().any(|(k, e)| {
+            k.board == name
+                && e.run
+                    .get(GEOMETRY_IN_RUN)
+                    .is_some_and(|g| !g.is_empty() && *g != geometry)
+        });
+        (!other).then_some(board)
+    }
+
     /// Whether the pair is finished.
     ///
     /// ```
@@ -1023,10 +1049,12 @@ fn check_run(file: &str, key: &Key, run: &[String]) -> Result<()> {
 type KnownBoard = (Board, Vec<Vec<usize>>);
 
 /// A built-in board named `name` whose geometry is `geometry` (runs.csv's
-/// `board_geometry`; empty in rows from before it), with its start classes; None for a
-/// board file's name, which the table cannot read again.
+/// `board_geometry`), with its start classes; None for a board file's name, which the
+/// table cannot read again, and for rows from before that column (`geometry` empty), which
+/// may hold a board file named `english.txt` under the name `english`.
 fn builtin_board(name: &str, geometry: &str) -> Option<KnownBoard> {
-    if crate::geometry::board::builtin_spec(name) != name
+    if geometry.is_empty()
+        || crate::geometry::board::builtin_spec(name) != name
         || !(name.starts_with("tri:")
             || name.starts_with("line:")
             || ["english", "french", "wiegleb"].contains(&name))
@@ -1034,7 +1062,7 @@ fn builtin_board(name: &str, geometry: &str) -> Option<KnownBoard> {
         return None;
     }
     let board = Board::from_spec(name).ok()?;
-    if board.name() != name || !(geometry.is_empty() || board.geometry() == geometry) {
+    if board.name() != name || board.geometry() != geometry {
         return None;
     }
     let classes = board.hole_classes();

@@ -57,21 +57,20 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
             dir.display()
         )));
     }
-    // The folders this call creates, deepest first, for [`remove_created_dirs`].
-    let mut missing = Vec::new();
-    let mut p = dir;
-    while !p.as_os_str().is_empty() && std::fs::symlink_metadata(p).is_err() {
-        missing.push(p.to_path_buf());
-        match p.parent() {
-            Some(q) => p = q,
-            None => break,
+    // One level at a time from the top, so that [`remove_created_dirs`] knows the folders
+    // this process made itself: those whose `create_dir` succeeded here (not one another
+    // run made at the same moment, nor one reached through `..`).
+    let mut path = std::path::PathBuf::new();
+    for part in dir.components() {
+        path.push(part);
+        if matches!(part, std::path::Component::Normal(_)) && std::fs::create_dir(&path).is_ok() {
+            CREATED
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(path.clone());
         }
     }
     std::fs::create_dir_all(dir).map_err(fail)?;
-    CREATED
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .extend(missing);
     tempfile::Builder::new()
         .prefix(".pegsol-probe")
         .tempfile_in(dir)
@@ -79,14 +78,15 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The directories [`prepare_dir`] created in this process, each call's deepest first.
+/// The directories [`prepare_dir`] created in this process, each call's top first.
 static CREATED: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
 
 /// Removes the directories [`prepare_dir`] created in this process that are still empty,
 /// deepest first: a run that failed or was refused (`count --csv out` with too small a
 /// `--max-disk`, a table interrupted before its first pair) leaves no empty output
-/// directory behind. A directory that holds anything is kept. The CLI calls it when a
-/// command fails.
+/// directory behind. A directory that holds anything is kept, and so is one another run
+/// has locked ([`lock_dir`]): it is removed only under this process's own lock. The CLI
+/// calls it when a command fails, once the command has let go of its locks.
 ///
 /// ```
 /// use pegsol::output::files::{prepare_dir, remove_created_dirs};
@@ -103,8 +103,14 @@ pub fn remove_created_dirs() {
     let mut created = std::mem::take(&mut *CREATED.lock().unwrap_or_else(|p| p.into_inner()));
     created.sort_by_key(|p| std::cmp::Reverse(p.components().count()));
     for dir in created {
-        // Fails, as it should, on a directory that holds anything.
-        let _ = std::fs::remove_dir(dir);
+        let Ok(handle) = std::fs::File::open(&dir) else {
+            continue;
+        };
+        if handle.try_lock().is_ok() {
+            // Fails, as it should, on a directory that holds anything. A run that opened
+            // it in the meantime finds it gone when it locks it ([`lock_dir`]).
+            let _ = std::fs::remove_dir(&dir);
+        }
     }
 }
 
@@ -148,7 +154,22 @@ pub fn lock_dir(dir: &Path, option: &str) -> Result<std::fs::File> {
     let handle = std::fs::File::open(dir)
         .map_err(|e| Error::input(format!("cannot open {}: {}", dir.display(), io_text(&e))))?;
     match handle.try_lock() {
-        Ok(()) => Ok(handle),
+        Ok(()) => {
+            // The folder locked must still be the one at `dir`: a failed run removes an
+            // empty folder it made ([`remove_created_dirs`]), perhaps after this process
+            // opened it.
+            let same = |a: &std::fs::Metadata, b: &std::fs::Metadata| {
+                use std::os::unix::fs::MetadataExt;
+                (a.dev(), a.ino()) == (b.dev(), b.ino())
+            };
+            match (handle.metadata(), std::fs::metadata(dir)) {
+                (Ok(a), Ok(b)) if same(&a, &b) => Ok(handle),
+                _ => Err(Error::input(format!(
+                    "{} was removed by another pegsol run as this one started; run it again",
+                    dir.display()
+                ))),
+            }
+        }
         Err(std::fs::TryLockError::WouldBlock) => Err(Error::input(format!(
             "{} is in use by another pegsol run; wait for it, or give another {option}",
             dir.display()

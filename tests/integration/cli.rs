@@ -398,6 +398,12 @@ fn directories_in_use_by_another_run_are_refused() {
             vec!["count", "-q", "--board", "tri:5", "--csv", "csv"],
             "--csv",
         ),
+        // Reached through a folder this run makes: refused, it removes that folder only,
+        // never the one another run holds (which it once took for its own).
+        (
+            vec!["count", "-q", "--board", "tri:5", "--csv", "new/../csv"],
+            "--csv",
+        ),
         (
             vec!["count", "-q", "--board", "tri:5", "--work-dir", "work"],
             "--work-dir",
@@ -423,6 +429,18 @@ fn directories_in_use_by_another_run_are_refused() {
         0,
         "nothing written"
     );
+    assert!(!tmp.path().join("new").exists());
+    // An empty folder of the user's, reached the same way, by a run refused later on
+    // (`--max-disk`): kept.
+    std::fs::create_dir(tmp.path().join("keep")).unwrap();
+    pegsol()
+        .current_dir(tmp.path())
+        .args(["count", "-q", "--board", "tri:6", "--csv", "new/../keep"])
+        .args(["--max-memory", "64K", "--max-disk", "1K"])
+        .assert()
+        .code(2);
+    assert!(tmp.path().join("keep").is_dir());
+    assert!(!tmp.path().join("new").exists());
     drop(held);
     pegsol()
         .current_dir(tmp.path())

@@ -418,6 +418,35 @@ fn runs_csv_files_from_before_the_last_columns_are_still_read() {
                 "3 pairs: 0 computed, 3 already complete",
             ));
     }
+    // Without `board_geometry` a board file named english.txt (keyed `english`) is not
+    // taken for the built-in board: its class sizes are not checked against english's.
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("english.txt"),
+        "oooo
+o.oo
+oooo
+",
+    )
+    .unwrap();
+    let run = || {
+        pegsol()
+            .current_dir(tmp.path())
+            .args(["table", "--board", "english.txt", "--csv", "t"])
+            .output()
+            .unwrap()
+    };
+    assert!(run().status.success());
+    let runs = read(&tmp.path().join("t/runs.csv"));
+    let old: Vec<&str> = runs
+        .lines()
+        .map(|l| l.rsplit_once(',').unwrap().0)
+        .collect();
+    std::fs::write(tmp.path().join("t/runs.csv"), old.join("\n") + "\n").unwrap();
+    let out = run();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("0 computed"), "{stderr}");
 }
 
 /// A table keeps each board's geometry (runs.csv's `board_geometry`), and refuses a later
@@ -442,6 +471,19 @@ fn a_table_refuses_another_board_of_the_same_name() {
                 .unwrap()
         };
         assert!(run("english.txt").status.success(), "the file english.txt");
+        // `report` does not take it for the built-in board either: no picture of
+        // english's start classes (it stopped on "hole 'c2' is not on board english").
+        let pictures = d.join(format!("pictures-{format}"));
+        let o = pegsol()
+            .args(["report"])
+            .arg(&out)
+            .arg("--out")
+            .arg(&pictures)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(pictures.join("comparison.csv").exists());
+        assert!(!pictures.join("classes_english.svg").exists());
         for other in ["english", "b/english.txt"] {
             let o = run(other);
             let stderr = String::from_utf8_lossy(&o.stderr);
