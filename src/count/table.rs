@@ -1053,12 +1053,8 @@ type KnownBoard = (Board, Vec<Vec<usize>>);
 /// table cannot read again, and for rows from before that column (`geometry` empty), which
 /// may hold a board file named `english.txt` under the name `english`.
 fn builtin_board(name: &str, geometry: &str) -> Option<KnownBoard> {
-    if geometry.is_empty()
-        || crate::geometry::board::builtin_spec(name) != name
-        || !(name.starts_with("tri:")
-            || name.starts_with("line:")
-            || ["english", "french", "wiegleb"].contains(&name))
-    {
+    use crate::geometry::board::{builtin_spec, is_builtin};
+    if geometry.is_empty() || !is_builtin(name) || builtin_spec(name) != name {
         return None;
     }
     let board = Board::from_spec(name).ok()?;
