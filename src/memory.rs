@@ -254,6 +254,40 @@ pub fn human(bytes: u64) -> String {
     }
 }
 
+/// Two byte counts for humans, as [`human`] unless that shows them the same though they
+/// differ: then with as many decimals as tell them apart (up to four), or in bytes.
+///
+/// ```
+/// use pegsol::memory::human_apart;
+/// assert_eq!(human_apart(3 << 29, 1 << 30), ("1.5 GiB".into(), "1.0 GiB".into()));
+/// assert_eq!(human_apart(81_830, 65_536), ("79.9 KiB".into(), "64.0 KiB".into()));
+/// assert_eq!(human_apart(1_049_000, 1 << 20), ("1.0004 MiB".into(), "1.0000 MiB".into()));
+/// assert_eq!(human_apart(1_048_577, 1 << 20), ("1,048,577 B".into(), "1,048,576 B".into()));
+/// ```
+pub fn human_apart(a: u64, b: u64) -> (String, String) {
+    let (ha, hb) = (human(a), human(b));
+    if ha != hb || a == b {
+        return (ha, hb);
+    }
+    let exp = (a.max(b) as f64).log(1024.0).floor().clamp(0.0, 4.0) as i32;
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let scale = 1024f64.powi(exp);
+    for digits in 2..=4 {
+        let (sa, sb) = (
+            format!("{:.*} {}", digits, a as f64 / scale, units[exp as usize]),
+            format!("{:.*} {}", digits, b as f64 / scale, units[exp as usize]),
+        );
+        if sa != sb {
+            return (sa, sb);
+        }
+    }
+    use thousands::Separable;
+    (
+        format!("{} B", a.separate_with_commas()),
+        format!("{} B", b.separate_with_commas()),
+    )
+}
+
 /// Resets the peak resident set size [`peak_rss`] reports to the current size (Linux:
 /// writes `5` to /proc/self/clear_refs), so that a later [`peak_rss`] measures one piece of
 /// work. Returns false where this is not supported; [`peak_rss`] then keeps the peak of

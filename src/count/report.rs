@@ -405,6 +405,26 @@ pub fn sweep_costs(table: &Table) -> Vec<plot::SweepCost> {
     out.into_iter().map(|(_, s)| s).collect()
 }
 
+/// [`Table::load_complete`], read again while a `table` run holds `dir`
+/// ([`files::in_use`]): that run saves a pair by renaming its files one after another, and
+/// a table read between two renames is refused as incomplete. A save takes milliseconds
+/// and pairs end minutes apart, so the table is read again every 0.1 s, for at most 5 s;
+/// a table still refused then, or refused while no run holds it, is refused.
+fn load_settled(dir: &Path) -> Result<(Format, Table)> {
+    let mut tries = 0;
+    loop {
+        let read =
+            table_format(dir).and_then(|format| Ok((format, Table::load_complete(dir, format)?)));
+        match read {
+            Err(_) if tries < 50 && files::in_use(dir) => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            read => return read,
+        }
+    }
+}
+
 /// Writes the report for the table in `dir` into `out`: `comparison.csv` and
 /// `comparison.md` for `boards` (all boards of the table when empty), `pegs_left.svg` (games
 /// by pegs left, one line per compared board), `scaling.svg` (wall time and peak memory
@@ -440,8 +460,7 @@ pub fn sweep_costs(table: &Table) -> Vec<plot::SweepCost> {
 /// assert!(csv.contains("\ntri:5,all,15,438984,7335390,")); // published totals
 /// ```
 pub fn write(dir: &Path, boards: &[String], out: &Path) -> Result<Vec<String>> {
-    let format = table_format(dir)?;
-    let table = Table::load_complete(dir, format)?;
+    let (format, table) = load_settled(dir)?;
     if table.entries.is_empty() {
         return Err(no_table(dir));
     }

@@ -1137,7 +1137,7 @@ fn check_entry(
         if found == Some(said) {
             return Ok(());
         }
-        let found = found.map_or("more than 2^128".into(), |n| n.to_string());
+        let found = found.map_or("2^128 or more".into(), |n| n.to_string());
         Err(refuse(
             part,
             format!("{what} {found}, {} says {said}", sources.summary_name),
@@ -1624,7 +1624,7 @@ pub fn summary_text(table: &Table, plan: &[Pair]) -> String {
     // (None past 128 bits).
     type Total<'a> = (&'a str, &'a str, usize, Option<u128>, Option<u128>);
     let mut totals: Vec<Total> = Vec::new();
-    let text = |n: Option<u128>| n.map_or("more than 2^128".into(), |n| n.separate_with_commas());
+    let text = |n: Option<u128>| n.map_or("2^128 or more".into(), |n| n.separate_with_commas());
     for p in plan {
         let Some(e) = table.entries.get(&Key::new(&p.board, &p.start)) else {
             continue;

@@ -510,14 +510,15 @@ impl<'a, K: Bits> Search<'a, K> {
     /// The memory limit's error at `depth`, the search needing `bytes` for `new` positions
     /// (at least: a search stopped early has not found them all).
     fn memory_error(&self, depth: usize, bytes: u64, new: usize) -> Error {
+        let (need, limit) = crate::memory::human_apart(bytes, self.max_bytes);
         Error::Memory(format!(
             "the fewest-moves search needs more than {} at depth {depth} ({} positions \
              stored, {} new at least), more than the memory limit ({}) allows; raise \
              --max-memory",
-            crate::memory::human(bytes),
+            need,
             self.sides.iter().map(|s| s.dist.len()).sum::<usize>(),
             new,
-            crate::memory::human(self.max_bytes)
+            limit
         ))
     }
 

@@ -182,6 +182,24 @@ pub fn lock_dir(dir: &Path, option: &str) -> Result<std::fs::File> {
     }
 }
 
+/// Whether another process holds [`lock_dir`]'s lock on `dir`: a pegsol run writing
+/// there. False when `dir` cannot be opened or nothing holds it.
+///
+/// ```
+/// use pegsol::output::files::{in_use, lock_dir};
+/// let tmp = tempfile::tempdir().unwrap();
+/// assert!(!in_use(tmp.path()));
+/// let held = lock_dir(tmp.path(), "--csv")?;
+/// assert!(in_use(tmp.path()));
+/// drop(held);
+/// assert!(!in_use(tmp.path()));
+/// # Ok::<(), pegsol::error::Error>(())
+/// ```
+pub fn in_use(dir: &Path) -> bool {
+    std::fs::File::open(dir)
+        .is_ok_and(|f| matches!(f.try_lock_shared(), Err(std::fs::TryLockError::WouldBlock)))
+}
+
 /// Writes every file to a temporary file in `dir`, then renames them all into place: a
 /// reader sees either the old file or the whole new one, never part of one. A name that is
 /// a symbolic link is written through: the file it points to is replaced, the link kept.

@@ -798,7 +798,7 @@ fn tables_with_impossible_values_are_refused() {
         "finish.csv",
         "tri:5,a1,a1,6816\n",
         &format!("tri:5,a1,a1,{u128_max}\n"),
-        "DIR/finish.csv: tri:5 a1: the wins per finish sum to more than 2^128, summary.csv \
+        "DIR/finish.csv: tri:5 a1: the wins per finish sum to 2^128 or more, summary.csv \
          says 29760",
     );
     damage(
@@ -950,4 +950,53 @@ fn report_names_what_a_table_lacks() {
     pegsol().arg("report").arg(whole.path()).assert().success();
     let cmp = read(&whole.path().join("comparison.csv"));
     assert!(cmp.contains("\ntri:4,all,10,84,703,"), "{cmp}");
+}
+
+/// `report` on a table that a `table` run is saving: a pair's files are renamed one after
+/// another, and a table read between two renames does not add up. While another process
+/// holds the table's lock, `report` reads it again until it does (here the test holds the
+/// lock, and mends the table 0.3 s after `report` started); once no one holds it, the
+/// same damage is refused at once.
+#[test]
+fn report_waits_for_a_table_being_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path(), &["tri:4"]).assert().success();
+    let finish = dir.path().join("finish.csv");
+    let whole = read(&finish);
+    let half: Vec<&str> = whole
+        .lines()
+        .filter(|l| !l.starts_with("tri:4,a2,"))
+        .collect();
+    std::fs::write(&finish, half.join("\n") + "\n").unwrap();
+    let lock = std::fs::File::open(dir.path()).unwrap();
+    lock.try_lock().expect("lock the table");
+    let out = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let child = Command::new(assert_cmd::cargo::cargo_bin("pegsol"))
+        .arg("report")
+        .arg(dir.path())
+        .arg("--out")
+        .arg(out.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::write(&finish, &whole).unwrap();
+    drop(lock);
+    let done = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(done.status.success(), "{stderr}");
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    let cmp = read(&out.path().join("comparison.csv"));
+    assert!(cmp.contains("\ntri:4,all,10,84,703,"), "{cmp}");
+    // Nothing holds the table now: the same damage is refused without waiting.
+    std::fs::write(&finish, half.join("\n") + "\n").unwrap();
+    let out = pegsol().arg("report").arg(dir.path()).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("no finish rows for tri:4 a2; run pegsol table again"),
+        "{stderr}"
+    );
 }

@@ -105,14 +105,15 @@ impl<'a, K: Bits> Solver<'a, K> {
         };
         match watch.over() {
             None => Ok(()),
-            Some(taken) => Err(Error::Memory(format!(
-                "{} from {}: the search needs more than {} (the limit; it had taken {} when \
-                 stopped). Raise --max-memory if the machine has the memory",
-                self.board.name(),
-                self.board.start_name(self.start.to_u128()),
-                crate::memory::human(watch.limit()),
-                crate::memory::human(taken)
-            ))),
+            Some(taken) => {
+                let (limit, taken) = crate::memory::human_apart(watch.limit(), taken);
+                Err(Error::Memory(format!(
+                    "{} from {}: the search needs more than {limit} (the limit; it had taken \
+                     {taken} when stopped). Raise --max-memory if the machine has the memory",
+                    self.board.name(),
+                    self.board.start_name(self.start.to_u128()),
+                )))
+            }
         }
     }
 
