@@ -269,13 +269,17 @@ pub fn human_apart(a: u64, b: u64) -> (String, String) {
     if ha != hb || a == b {
         return (ha, hb);
     }
-    let exp = (a.max(b) as f64).log(1024.0).floor().clamp(0.0, 4.0) as i32;
+    // The unit `human` chose.
     let units = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let scale = 1024f64.powi(exp);
+    let mut exp = 0;
+    while exp + 1 < units.len() && a.max(b) >> (10 * (exp + 1)) > 0 {
+        exp += 1;
+    }
+    let scale = 1024f64.powi(exp as i32);
     for digits in 2..=4 {
         let (sa, sb) = (
-            format!("{:.*} {}", digits, a as f64 / scale, units[exp as usize]),
-            format!("{:.*} {}", digits, b as f64 / scale, units[exp as usize]),
+            format!("{:.*} {}", digits, a as f64 / scale, units[exp]),
+            format!("{:.*} {}", digits, b as f64 / scale, units[exp]),
         );
         if sa != sb {
             return (sa, sb);

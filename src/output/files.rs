@@ -182,8 +182,9 @@ pub fn lock_dir(dir: &Path, option: &str) -> Result<std::fs::File> {
     }
 }
 
-/// Whether another process holds [`lock_dir`]'s lock on `dir`: a pegsol run writing
-/// there. False when `dir` cannot be opened or nothing holds it.
+/// Whether [`lock_dir`]'s lock on `dir` is held (by another pegsol run writing there, or
+/// by another handle of this process). False when `dir` cannot be opened or nothing holds
+/// it.
 ///
 /// ```
 /// use pegsol::output::files::{in_use, lock_dir};
