@@ -482,10 +482,46 @@ impl ShardReader {
     /// assert!(ShardReader::open(&path, &id, 3, 5)?.verify(4, 2).is_err());
     /// # Ok::<(), pegsol::error::Error>(())
     /// ```
-    pub fn verify(mut self, key_bytes: usize, lanes: usize) -> Result<u64> {
+    pub fn verify(self, key_bytes: usize, lanes: usize) -> Result<u64> {
+        self.verify_with(key_bytes, lanes, |_, _| Ok(()))
+    }
+
+    /// [`ShardReader::verify`], asking `check(key, counts)` about every entry too: an
+    /// entry it refuses (with the reason) makes the file unusable. A file edited and its
+    /// checksum made again passes the checksum, not a check of what its entries must be.
+    ///
+    /// ```
+    /// # use pegsol::count::disk::{Identity, ShardReader, ShardWriter};
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let path = dir.path().join("shard-05");
+    /// # let id = Identity::new("tri:5", &[1, 2], "u32");
+    /// # let mut w = ShardWriter::create(&path, &id, 3, 5)?;
+    /// # w.push(7, 4, &[5, 1 << 100])?;
+    /// # w.push(9, 4, &[0, 1])?;
+    /// # w.finish()?;
+    /// let odd = |key: u128, _: &[u128]| match key % 2 {
+    ///     1 => Ok(()),
+    ///     _ => Err(format!("key {key} is even")),
+    /// };
+    /// assert_eq!(ShardReader::open(&path, &id, 3, 5)?.verify_with(4, 2, odd)?, 2);
+    /// let small = |key: u128, _: &[u128]| match key < 8 {
+    ///     true => Ok(()),
+    ///     false => Err(format!("key {key} is too large")),
+    /// };
+    /// let e = ShardReader::open(&path, &id, 3, 5)?.verify_with(4, 2, small).unwrap_err();
+    /// assert!(e.to_string().contains("(key 9 is too large)"), "{e}");
+    /// # Ok::<(), pegsol::error::Error>(())
+    /// ```
+    pub fn verify_with(
+        mut self,
+        key_bytes: usize,
+        lanes: usize,
+        mut check: impl FnMut(u128, &[u128]) -> std::result::Result<(), String>,
+    ) -> Result<u64> {
         let mut counts = vec![0u128; lanes];
         let mut n = 0;
-        while self.next_into(key_bytes, &mut counts)?.is_some() {
+        while let Some(key) = self.next_into(key_bytes, &mut counts)? {
+            check(key, &counts).map_err(|why| self.corrupt(&why))?;
             n += 1;
         }
         Ok(n)

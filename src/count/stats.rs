@@ -109,7 +109,7 @@ impl Counts {
             .layers
             .iter()
             .filter(|l| l.games_ended > 0)
-            .map(|l| (self.start_pegs - l.jumps, l.games_ended))
+            .map(|l| (self.pegs_after(l.jumps), l.games_ended))
             .collect();
         rows.sort_unstable();
         rows
@@ -141,7 +141,15 @@ impl Counts {
     /// ```
     pub fn max_dead_end(&self) -> (usize, u128) {
         let (jumps, games) = self.shortest_game();
-        (self.start_pegs - jumps, games)
+        (self.pegs_after(jumps), games)
+    }
+
+    /// The pegs left after `jumps` jumps. A layer past the start's pegs cannot be counted
+    /// (the sweep refuses a checkpoint that says otherwise), so this never wraps.
+    fn pegs_after(&self, jumps: usize) -> usize {
+        self.start_pegs
+            .checked_sub(jumps)
+            .expect("no layer holds more jumps than the start has pegs")
     }
 
     /// Wins whose last peg stands in the named hole.

@@ -830,6 +830,8 @@ struct Run {
     forced: bool,
     /// Show notices on stderr (not `--quiet`).
     notices: bool,
+    /// The sweep's folder was made and not yet named on stderr ([`Run::announce`]).
+    unannounced: bool,
     /// The ranks sharing the sweep.
     cluster: Cluster,
     /// Bytes this rank sent other ranks during the current layer.
@@ -921,21 +923,28 @@ impl Run {
         Ok(())
     }
 
-    /// Creates the sweep's folder, saying where it is the first time.
+    /// Creates the sweep's folder; where it is is said once its first layer is recorded
+    /// ([`Run::announce`]).
     fn work_dir(&mut self) -> Result<()> {
         if !self.work.dir().exists() {
             self.work.create()?;
-            if self.notices {
-                self.bar.suspend(|| {
-                    eprintln!(
-                        "pegsol: layers kept on disk in {} (--work-dir sets where); the same command resumes \
-                         an interrupted sweep",
-                        self.work.dir().display()
-                    )
-                });
-            }
+            self.unannounced = self.notices;
         }
         Ok(())
+    }
+
+    /// Says where the sweep's folder is, after its first checkpoint: a run refused before
+    /// any layer was kept (`--max-disk` too small) prints its one line of error only.
+    fn announce(&mut self) {
+        if std::mem::take(&mut self.unannounced) {
+            self.bar.suspend(|| {
+                eprintln!(
+                    "pegsol: layers kept on disk in {} (--work-dir sets where); the same command \
+                     resumes an interrupted sweep",
+                    self.work.dir().display()
+                )
+            });
+        }
     }
 }
 
@@ -1383,6 +1392,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             work: Work::new(&root, &name, self.identity::<C>(&cluster), opts.keep_work),
             forced: opts.work_dir.is_some(),
             notices: opts.progress,
+            unannounced: false,
             cluster,
             sent: 0,
             exchange: std::time::Duration::ZERO,
@@ -1392,8 +1402,41 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         // only be padding.
         let can_narrow = size_of::<(C::S, [u32; N])>() < size_of::<(C::S, [Wide; N])>();
         let id = run.work.id().clone();
-        let verify = |path: &Path, layer, shard| {
-            ShardReader::open(path, &id, layer, shard)?.verify(size_of::<C::S>(), N)
+        // What each entry of a layer file must be: a canonical position of the board (the
+        // least of its images under `H`), stored in its own shard, with the start's pegs
+        // less one a jump, and some game into it. A file edited and its checksum made
+        // again fails here (its counts cannot be checked without counting again).
+        let h = self.moves.subgroup_order();
+        let off_board = !self.board.full();
+        let verify = |path: &Path, layer: usize, shard| {
+            let pegs = start_pegs.checked_sub(layer);
+            ShardReader::open(path, &id, layer, shard)?.verify_with(
+                size_of::<C::S>(),
+                N,
+                |key, counts| {
+                    let Some(pegs) = pegs else {
+                        return Err(format!("layer {layer} from a start of {start_pegs} pegs"));
+                    };
+                    let stored = C::S::narrow(key);
+                    let pos = codec.join(shard, stored);
+                    let wide = Bits::to_u128(pos);
+                    if stored.wide() != key || codec.split(pos) != (shard, stored) {
+                        return Err(format!("key {key:#x} does not belong in shard {shard}"));
+                    }
+                    if wide & off_board != 0 || wide.count_ones() as usize != pegs {
+                        return Err(format!(
+                            "position {wide:#x} is not one of {pegs} pegs on the board"
+                        ));
+                    }
+                    if self.moves.images(pos, h)[..h].iter().any(|&x| x < pos) {
+                        return Err(format!("position {wide:#x} is not in canonical form"));
+                    }
+                    if counts.iter().all(|&c| c == 0) {
+                        return Err(format!("position {wide:#x} with no game into it"));
+                    }
+                    Ok(())
+                },
+            )
         };
         let resumed = if cluster.size() == 1 {
             run.work.resume(verify)?
@@ -1429,6 +1472,19 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 }
                 run.restore(&progress)
                     .map_err(|e| run.work.damaged(&e.to_string()))?;
+                // Its rows: one a layer, in order, none past the layer resumed from.
+                for rows in &progress.layers {
+                    if rows
+                        .iter()
+                        .enumerate()
+                        .any(|(i, r)| r.0 != i || r.0 > files.layer)
+                    {
+                        return Err(run.work.damaged(&format!(
+                            "its statistics name layers other than 0 to {}",
+                            files.layer
+                        )));
+                    }
+                }
                 if run.notices {
                     run.bar.suspend(|| {
                         eprintln!(
@@ -2261,13 +2317,16 @@ fn route_forms<K: Bits>(forms: Vec<K>, lanes: usize, run: &mut Run) -> Result<Ve
 fn checkpoint(run: &mut Run, files: &LayerFiles, narrow: bool) -> Result<()> {
     let progress = run.progress(narrow);
     if run.cluster.size() == 1 {
-        return run.work.checkpoint(files, &progress);
+        run.work.checkpoint(files, &progress)?;
+    } else {
+        run.work.checkpoint_keeping(files, &progress)?;
+        if !run.cluster.all(true) {
+            unreachable!("all(true) holds on every rank");
+        }
+        run.work.forget_before(files.layer)?;
     }
-    run.work.checkpoint_keeping(files, &progress)?;
-    if !run.cluster.all(true) {
-        unreachable!("all(true) holds on every rank");
-    }
-    run.work.forget_before(files.layer)
+    run.announce();
+    Ok(())
 }
 
 /// The size of a round of [`Sweep::disk_pass`], so that a round's buffers of children take

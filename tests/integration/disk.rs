@@ -223,7 +223,7 @@ fn killed_sweeps_resume_and_damaged_files_are_refused() {
         .unwrap()
         .path();
     type Damage = fn(&Path, &Path);
-    let damages: [(&str, Damage); 3] = [
+    let damages: [(&str, Damage); 4] = [
         ("truncated", |p, _| {
             let bytes = std::fs::read(p).unwrap();
             std::fs::write(p, &bytes[..bytes.len() - 3]).unwrap();
@@ -236,6 +236,21 @@ fn killed_sweeps_resume_and_damaged_files_are_refused() {
         }),
         ("another board's file", |p, foreign| {
             std::fs::copy(foreign.join("shard-05"), p).unwrap();
+        }),
+        // The first entry's key edited, and the header's checksum made again: the checksum
+        // cannot tell, the entry's position can (it is not one of this shard).
+        ("edited, checksum made again", |p, _| {
+            let mut bytes = std::fs::read(p).unwrap();
+            assert!(bytes.len() > 516, "an entry in shard-05");
+            bytes[512..516].copy_from_slice(&[0xff, 0xff, 0xff, 0x7f]);
+            let mut head: serde_json::Value =
+                serde_json::from_slice(bytes[..512].trim_ascii_end()).unwrap();
+            head["crc32"] = serde_json::json!(crc32fast::hash(&bytes[512..]));
+            let mut text = serde_json::to_vec(&head).unwrap();
+            text.resize(511, b' ');
+            text.push(b'\n');
+            bytes[..512].copy_from_slice(&text);
+            std::fs::write(p, &bytes).unwrap();
         }),
     ];
     for (what, damage) in damages {

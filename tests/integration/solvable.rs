@@ -656,6 +656,58 @@ fn cli_hint_cache_damaged_body_is_refused() {
         "wins edited, checksum made again",
         "is damaged: the winning sequences of this position do not add up over its jumps",
     );
+    // Every W doubled, or one set to 0, or the start moved off the board, each with its
+    // checksum made again: what the hint adds up stays true, but no cache holds these.
+    let forge = |edit: &dyn Fn(&mut Vec<u8>, &mut Vec<u8>)| {
+        let (mut head, mut body) = (good[..head].to_vec(), good[crc_end..].to_vec());
+        edit(&mut head, &mut body);
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&head);
+        crc.update(&body);
+        let mut forged = head;
+        forged.extend_from_slice(format!("crc32 {:08x}\n", crc.finalize()).as_bytes());
+        forged.extend_from_slice(&body);
+        std::fs::write(&cache, &forged).unwrap();
+    };
+    // The entries (position, W) of the body's layers, 32 bytes each after a count.
+    let entries = |body: &[u8]| {
+        let mut at = 0;
+        let mut all = Vec::new();
+        while at < body.len() {
+            let n = u64::from_le_bytes(body[at..at + 8].try_into().unwrap()) as usize;
+            all.extend((0..n).map(|i| at + 8 + 32 * i));
+            at += 8 + 32 * n;
+        }
+        all
+    };
+    let w = |body: &[u8], e: usize| u128::from_le_bytes(body[e + 16..e + 32].try_into().unwrap());
+    forge(&|_, body| {
+        for e in entries(body) {
+            let doubled = 2 * w(body, e);
+            body[e + 16..e + 32].copy_from_slice(&doubled.to_le_bytes());
+        }
+    });
+    refused(
+        "every W doubled",
+        "a damaged hint cache (values no cache can hold)",
+    );
+    forge(&|_, body| {
+        let e = entries(body)[40];
+        body[e + 16..e + 32].copy_from_slice(&0u128.to_le_bytes());
+    });
+    refused(
+        "a W of 0",
+        "a damaged hint cache (values no cache can hold)",
+    );
+    forge(&|head, _| {
+        let text = String::from_utf8(head.clone()).unwrap();
+        *head = text.replace("start 32766 ", "start 65534 ").into_bytes();
+        assert_ne!(head.as_slice(), text.as_bytes(), "{text}");
+    });
+    refused(
+        "a start off the board",
+        "a damaged hint cache (values no cache can hold)",
+    );
     // The good file still answers as the first time.
     std::fs::write(&cache, &good).unwrap();
     assert_eq!(run().stdout, first.stdout);

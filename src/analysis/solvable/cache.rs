@@ -340,6 +340,32 @@ impl HintCache {
         if !rest.is_empty() {
             return Err(damaged());
         }
+        // What a cache must hold, beyond its checksum (a file edited and its checksum made
+        // again): the goal of its finish; a start on the board; in layer `j`, positions on
+        // the board with `j` pegs fewer than the start, strictly increasing, each with some
+        // winning continuation; and a last layer of single pegs, each a win by itself (so
+        // that `W`s scaled all alike are refused too).
+        let start_pegs = start.count_ones() as usize;
+        let on_board = |p: Pegs| p & !board.full() == 0;
+        let last = layers.len().checked_sub(1);
+        let fits = goal == finish.mask(board)
+            && on_board(start)
+            && layers.len() <= start_pegs
+            && layers.iter().enumerate().all(|(j, layer)| {
+                let pegs = start_pegs - j;
+                layer.windows(2).all(|w| w[0].0 < w[1].0)
+                    && layer.iter().all(|&(p, w)| {
+                        on_board(p)
+                            && p.count_ones() as usize == pegs
+                            && w != 0
+                            && (Some(j) != last || pegs != 1 || w == 1)
+                    })
+            });
+        if !fits {
+            return Err(Error::input(
+                "a damaged hint cache (values no cache can hold); delete it to rebuild it",
+            ));
+        }
         Ok(HintCache {
             identity,
             start,
