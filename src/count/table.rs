@@ -581,10 +581,22 @@ impl Table {
         };
         let sources = Sources::of(dir, format);
         let mut boards = BTreeMap::new();
+        // The start class of each whole pair of a built-in board: one pair a class.
+        let mut classes: BTreeMap<(&str, usize), &str> = BTreeMap::new();
         for (key, e) in &table.entries {
             check_run(&sources.runs, key, &e.run)?;
-            if e.is_whole() {
-                check_entry(&sources, key, e, &mut boards)?;
+            if e.is_whole()
+                && let Some(class) = check_entry(&sources, key, e, &mut boards)?
+                && let Some(other) = classes.insert((&key.board, class), &key.start)
+            {
+                return Err(Error::input(format!(
+                    "{}: {} {}: {other} and {} are starts of one class; a table holds one \
+                     pair a class",
+                    sources.file("summary"),
+                    key.board,
+                    key.start,
+                    key.start
+                )));
             }
         }
         Ok(table)
@@ -911,6 +923,16 @@ fn cell_text(v: &Value) -> String {
 /// Reads a CSV file written by [`Table::files`]: rows keyed by their first two columns.
 /// A missing file is empty; a file with another header is refused.
 fn read_csv(path: &Path, header: &[&str]) -> Result<Vec<(Key, Vec<String>)>> {
+    // Not a FIFO or a device, which a read would wait on or never end.
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => {
+            return Err(Error::input(format!(
+                "cannot read {}: it is not a regular file",
+                path.display()
+            )));
+        }
+        _ => {}
+    }
     let text = match std::fs::read(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -1077,7 +1099,7 @@ fn check_entry(
     key: &Key,
     e: &Entry,
     boards: &mut BTreeMap<String, Option<KnownBoard>>,
-) -> Result<()> {
+) -> Result<Option<usize>> {
     let (board, start) = (&key.board, &key.start);
     let refuse = |part: &str, what: String| {
         Error::input(format!("{}: {board} {start}: {what}", sources.file(part)))
@@ -1097,12 +1119,20 @@ fn check_entry(
     let known = boards
         .entry(format!("{board}\n{geometry}"))
         .or_insert_with(|| builtin_board(board, geometry));
+    let mut class_of = None;
     match known {
         Some((b, classes)) => {
             let hole = b
                 .hole(start)
-                .map_err(|_| refuse("summary", format!("{start} is not a hole of {board}")))?;
-            let class = classes.iter().find(|c| c.contains(&hole)).expect("class");
+                .ok()
+                .filter(|&h| b.hole_name(h) == *start)
+                .ok_or_else(|| refuse("summary", format!("{start} is not a hole of {board}")))?;
+            let at = classes
+                .iter()
+                .position(|c| c.contains(&hole))
+                .expect("class");
+            class_of = Some(at);
+            let class = &classes[at];
             if size != class.len() as u128 {
                 return Err(refuse(
                     "summary",
@@ -1178,6 +1208,97 @@ fn check_entry(
             column
         };
         agree("depth", found, what, against)?;
+    }
+    check_extremes(e, &refuse, &summary_col)?;
+    Ok(class_of)
+}
+
+/// Refuses rows of one pair that name a label twice (pegs left, finishing hole, jumps), a
+/// depth row with more dead ends or reduced positions than positions, and extremes in the
+/// summary other than its rows': the most pegs a dead end leaves and its games are the
+/// highest row of pegs_left.csv, the shortest game and its games the first depth with
+/// games ended, and every game's pegs left and jumps add up to the start's pegs.
+fn check_extremes(
+    e: &Entry,
+    refuse: &dyn Fn(&str, String) -> Error,
+    summary_col: &dyn Fn(&str) -> Result<u128>,
+) -> Result<()> {
+    let value = |part: &str, r: &[String], i: usize| -> Result<u128> {
+        r.get(i)
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| refuse(part, "a row without its numbers".into()))
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for (part, rows, what) in [
+        ("pegs_left", &e.pegs_left, "pegs left"),
+        ("finish", &e.finish, "finish"),
+        ("depth", &e.depth, "jumps"),
+    ] {
+        seen.clear();
+        for r in rows.iter() {
+            let label = r.first().map_or(String::new(), |l| l.to_ascii_lowercase());
+            let label = match label.parse::<u128>() {
+                Ok(n) => n.to_string(),
+                Err(_) => label,
+            };
+            if !seen.insert(label.clone()) {
+                return Err(refuse(part, format!("two rows for {what} {label}")));
+            }
+        }
+    }
+    // pegs_left.csv: (pegs, games); depth.csv: (jumps, positions, reduced, ended, dead).
+    let mut ends: Vec<(u128, u128)> = Vec::new();
+    for r in &e.pegs_left {
+        ends.push((value("pegs_left", r, 0)?, value("pegs_left", r, 1)?));
+    }
+    let mut ended: Vec<(u128, u128)> = Vec::new();
+    for r in &e.depth {
+        let [jumps, positions, reduced, games, dead] =
+            [0, 1, 2, 3, 4].map(|i| value("depth", r, i));
+        let (jumps, positions, reduced, games, dead) =
+            (jumps?, positions?, reduced?, games?, dead?);
+        if reduced > positions || dead > positions {
+            return Err(refuse(
+                "depth",
+                format!(
+                    "after {jumps} jumps: {positions} positions, but {reduced} up to symmetry \
+                     and {dead} dead ends"
+                ),
+            ));
+        }
+        if games > 0 {
+            ended.push((jumps, games));
+        }
+    }
+    let (Some(&most), Some(&fewest)) = (ends.iter().max(), ends.iter().min()) else {
+        return Ok(());
+    };
+    let (Some(&first), Some(&last)) = (ended.iter().min(), ended.iter().max()) else {
+        return Ok(());
+    };
+    let said = [
+        ("max_dead_end_pegs", most.0, "pegs_left"),
+        ("max_dead_end_games", most.1, "pegs_left"),
+        ("shortest_game_jumps", first.0, "depth"),
+        ("shortest_game_games", first.1, "depth"),
+    ];
+    for (column, found, part) in said {
+        let s = summary_col(column)?;
+        if s != found {
+            return Err(refuse(
+                part,
+                format!("{column} is {s} in the summary, {found} by its rows"),
+            ));
+        }
+    }
+    if most.0.checked_add(first.0) != fewest.0.checked_add(last.0) {
+        return Err(refuse(
+            "depth",
+            format!(
+                "games ending after {} and {} jumps leave {} and {} pegs: not one start's",
+                first.0, last.0, most.0, fewest.0
+            ),
+        ));
     }
     Ok(())
 }

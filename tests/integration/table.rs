@@ -820,6 +820,71 @@ fn tables_with_impossible_values_are_refused() {
         "DIR/depth.csv: tri:4 a2: the reduced positions per depth sum to 49, summary.csv says \
          48",
     );
+    // The summary's extremes against the rows (tri:5 a1: a dead end leaves at most 8 pegs,
+    // 2 games, after 6 jumps), a label given twice, a depth row past its positions.
+    damage(
+        "summary.csv",
+        "tri:5,a1,3016,1544,568630,29760,8,2,6,2,3\n",
+        "tri:5,a1,3016,1544,568630,29760,9,2,6,2,3\n",
+        "DIR/pegs_left.csv: tri:5 a1: max_dead_end_pegs is 9 in the summary, 8 by its rows",
+    );
+    damage(
+        "summary.csv",
+        "tri:5,a1,3016,1544,568630,29760,8,2,6,2,3\n",
+        "tri:5,a1,3016,1544,568630,29760,8,2,5,2,3\n",
+        "DIR/depth.csv: tri:5 a1: shortest_game_jumps is 5 in the summary, 6 by its rows",
+    );
+    damage(
+        "finish.csv",
+        "tri:5,a1,a4,3408\n",
+        "tri:5,a1,a4,3408\ntri:5,a1,a4,0\n",
+        "DIR/finish.csv: tri:5 a1: two rows for finish a4",
+    );
+    damage(
+        "depth.csv",
+        "tri:5,a1,4,122,62,0,0\n",
+        "tri:5,a1,4,122,62,0,123\n",
+        "DIR/depth.csv: tri:5 a1: after 4 jumps: 122 positions, but 62 up to symmetry and 123 \
+         dead ends",
+    );
+    // Two pairs of one start class: a3's rows named a5, a corner as a1 is. Each pair adds
+    // up, but the board's total would count a1's class twice and a3's not at all.
+    let dir = tempfile::tempdir().unwrap();
+    for f in FILES.iter().chain(&["runs.csv"]) {
+        let text = read(&whole.path().join(f));
+        std::fs::write(dir.path().join(f), text.replace("tri:5,a3,", "tri:5,a5,")).unwrap();
+    }
+    assert_refused(
+        dir.path(),
+        &["tri:4..5"],
+        "csv",
+        "summary.csv: tri:5 a5: a1 and a5 are starts of one class; a table holds one pair a class",
+    );
+    // A FIFO in place of summary.csv: refused, not waited on.
+    let dir = tempfile::tempdir().unwrap();
+    for f in FILES.iter().skip(1).chain(&["runs.csv"]) {
+        std::fs::copy(whole.path().join(f), dir.path().join(f)).unwrap();
+    }
+    let fifo = dir.path().join("summary.csv");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let out = pegsol()
+        .arg("report")
+        .arg(dir.path())
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("summary.csv: it is not a regular file"),
+        "{stderr}"
+    );
 
     // JSON: the same checks, naming table.json.
     let dir = tri4_table("json");
