@@ -438,26 +438,52 @@ fn csv_files() -> Vec<FileSpec> {
 impl Table {
     /// The built-in board that the pairs named `name` were counted on: None for a board
     /// file's name, or when the pairs record another geometry (runs.csv's
-    /// `board_geometry`: a board file named `english.txt` is keyed `english`). Rows from
-    /// before that column are taken to be of the built-in board.
+    /// `board_geometry`: a board file named `english.txt` is keyed `english`), or a name
+    /// not spelled as pegsol spells the board (`TRI:5`). Rows from before that column are
+    /// taken to be of the built-in board when their starts and class sizes are its.
     ///
     /// ```
     /// use pegsol::count::table::Table;
     /// let t = Table::default();
     /// assert_eq!(t.builtin_board("tri:5").unwrap().holes(), 15);
     /// assert!(t.builtin_board("boards/trapezoid.txt").is_none());
+    /// assert!(t.builtin_board("TRI:5").is_none());
     /// ```
     pub fn builtin_board(&self, name: &str) -> Option<Board> {
-        if !crate::geometry::board::is_builtin(name) {
+        use crate::geometry::board::{builtin_spec, is_builtin};
+        if !is_builtin(name) || builtin_spec(name) != name {
             return None;
         }
         let board = Board::from_spec(name).ok()?;
         let geometry = board.geometry();
+        let classes = board.hole_classes();
+        let size_column = summary_header()
+            .iter()
+            .position(|h| *h == CLASS_SIZE_COLUMN)
+            .expect("column")
+            - 2;
+        // A pair without a geometry is the built-in board's when its start is a hole
+        // named as the board names it and its class size is that hole's class's.
+        let builtin_start = |start: &str, e: &Entry| {
+            let Some(hole) = board
+                .hole(start)
+                .ok()
+                .filter(|&h| board.hole_name(h) == start)
+            else {
+                return false;
+            };
+            let size = e.summary.get(size_column).map_or("", String::as_str);
+            classes
+                .iter()
+                .find(|c| c.contains(&hole))
+                .is_some_and(|c| c.len().to_string() == size)
+        };
         let other = self.entries.iter().any(|(k, e)| {
             k.board == name
-                && e.run
-                    .get(GEOMETRY_IN_RUN)
-                    .is_some_and(|g| !g.is_empty() && *g != geometry)
+                && match e.run.get(GEOMETRY_IN_RUN).map_or("", String::as_str) {
+                    "" => !builtin_start(&k.start, e),
+                    g => g != geometry,
+                }
         });
         (!other).then_some(board)
     }
@@ -1427,6 +1453,32 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
             )));
         }
         boards.push((p, board));
+    }
+    // A pair the table holds must have the class size the board in hand gives its start
+    // (a board file's, or a row older than board_geometry, is not checked on loading).
+    for p in plan {
+        let Some(e) = table.entries.get(&Key::new(&p.board, &p.start)) else {
+            continue;
+        };
+        let i = summary_header()
+            .iter()
+            .position(|h| *h == CLASS_SIZE_COLUMN)
+            .expect("column")
+            - 2;
+        let size = e.summary.get(i).map_or("", String::as_str);
+        if e.is_whole() && size != p.class_size.to_string() {
+            return Err(Error::input(format!(
+                "{}: {} {}: start_class_size is {size}, but the start class of {} holds {} \
+                 holes",
+                opts.dir.as_ref().map_or("the table".into(), |d| {
+                    Sources::of(d, opts.format).file("summary").to_string()
+                }),
+                p.board,
+                p.start,
+                p.start,
+                p.class_size
+            )));
+        }
     }
     // Rank 0's table decides which pairs are left, for every rank.
     let pending: Vec<u8> = plan

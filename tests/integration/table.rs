@@ -447,6 +447,65 @@ oooo
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("0 computed"), "{stderr}");
+    // Its report has no `all` row: the geometry is unknown, and the class sizes are not
+    // english's.
+    pegsol()
+        .arg("report")
+        .arg(tmp.path().join("t"))
+        .assert()
+        .success();
+    let cmp = read(&tmp.path().join("t/comparison.csv"));
+    assert!(!cmp.contains(",all,"), "{cmp}");
+
+    // An old tri:5 table (no board_geometry) with a1's class size edited (3 to 5, a3's 3
+    // to 1, so that they still cover the 15 holes): loading cannot tell it from a board
+    // file, but `table`, with the board in hand, refuses it, and `report` gives no total
+    // weighted by sizes it could not check. So for a board renamed `TRI:5`.
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path(), &["tri:5"]).assert().success();
+    let runs = read(&dir.path().join("runs.csv"));
+    let old: Vec<&str> = runs
+        .lines()
+        .map(|l| l.rsplit_once(',').unwrap().0)
+        .collect();
+    std::fs::write(dir.path().join("runs.csv"), old.join("\n") + "\n").unwrap();
+    pegsol().arg("report").arg(dir.path()).assert().success();
+    let cmp = read(&dir.path().join("comparison.csv"));
+    assert!(cmp.contains("\ntri:5,all,15,438984,7335390,"), "{cmp}");
+    let summary = read(&dir.path().join("summary.csv"));
+    let edited = summary
+        .replace(
+            "tri:5,a1,3016,1544,568630,29760,8,2,6,2,3",
+            "tri:5,a1,3016,1544,568630,29760,8,2,6,2,5",
+        )
+        .replace(",7,404,7,404,3", ",7,404,7,404,1");
+    assert_ne!(edited, summary);
+    std::fs::write(dir.path().join("summary.csv"), &edited).unwrap();
+    pegsol().arg("report").arg(dir.path()).assert().success();
+    let cmp = read(&dir.path().join("comparison.csv"));
+    assert!(!cmp.contains(",all,"), "{cmp}");
+    table(dir.path(), &["tri:5"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "summary.csv: tri:5 a1: start_class_size is 5, but the start class of a1 holds 3 \
+             holes",
+        ));
+    let renamed = tempfile::tempdir().unwrap();
+    for f in FILES.iter().chain(&["runs.csv"]) {
+        let text = read(&dir.path().join(f)).replace("tri:5,", "TRI:5,");
+        std::fs::write(renamed.path().join(f), text).unwrap();
+    }
+    pegsol()
+        .arg("report")
+        .arg(renamed.path())
+        .assert()
+        .success();
+    let cmp = read(&renamed.path().join("comparison.csv"));
+    assert!(
+        cmp.contains("\nTRI:5,a1,") && !cmp.contains(",all,"),
+        "{cmp}"
+    );
 }
 
 /// A table keeps each board's geometry (runs.csv's `board_geometry`), and refuses a later
