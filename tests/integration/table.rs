@@ -396,6 +396,16 @@ fn bad_table_input_is_refused() {
         .stderr(predicates::str::contains("not written by pegsol table"));
 }
 
+/// Drops the last column of a runs.csv (`board_geometry`), as pegsols before it wrote.
+fn drop_geometry(runs: &Path) {
+    let text = read(runs);
+    let old: Vec<&str> = text
+        .lines()
+        .map(|l| l.rsplit_once(',').unwrap().0)
+        .collect();
+    std::fs::write(runs, old.join("\n") + "\n").unwrap();
+}
+
 /// runs.csv as earlier pegsols wrote it, without `board_geometry` (one column less) and
 /// without `sweep` either (two less): still read, and its pairs complete.
 #[test]
@@ -437,12 +447,7 @@ oooo
             .unwrap()
     };
     assert!(run().status.success());
-    let runs = read(&tmp.path().join("t/runs.csv"));
-    let old: Vec<&str> = runs
-        .lines()
-        .map(|l| l.rsplit_once(',').unwrap().0)
-        .collect();
-    std::fs::write(tmp.path().join("t/runs.csv"), old.join("\n") + "\n").unwrap();
+    drop_geometry(&tmp.path().join("t/runs.csv"));
     let out = run();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
@@ -463,12 +468,7 @@ oooo
     // weighted by sizes it could not check. So for a board renamed `TRI:5`.
     let dir = tempfile::tempdir().unwrap();
     table(dir.path(), &["tri:5"]).assert().success();
-    let runs = read(&dir.path().join("runs.csv"));
-    let old: Vec<&str> = runs
-        .lines()
-        .map(|l| l.rsplit_once(',').unwrap().0)
-        .collect();
-    std::fs::write(dir.path().join("runs.csv"), old.join("\n") + "\n").unwrap();
+    drop_geometry(&dir.path().join("runs.csv"));
     pegsol().arg("report").arg(dir.path()).assert().success();
     let cmp = read(&dir.path().join("comparison.csv"));
     assert!(cmp.contains("\ntri:5,all,15,438984,7335390,"), "{cmp}");
