@@ -368,21 +368,26 @@ impl Entry {
         self.missing().is_none()
     }
 
+    /// The cell of summary.csv's column `column`, if the row has it.
+    fn summary_cell(&self, column: &str) -> Option<&str> {
+        let i = summary_header()
+            .iter()
+            .position(|h| *h == column)
+            .expect("column")
+            - 2;
+        self.summary.get(i).map(String::as_str)
+    }
+
     /// The first part of a count the entry lacks (`summary`, `depth`, `pegs_left`,
     /// `finish`), if any: see [`Entry::is_whole`].
     fn missing(&self) -> Option<&'static str> {
-        let wins = summary_header()
-            .iter()
-            .position(|h| *h == "wins")
-            .expect("column")
-            - 2;
         if self.summary.is_empty() {
             Some("summary")
         } else if self.depth.is_empty() {
             Some("depth")
         } else if self.pegs_left.is_empty() {
             Some("pegs_left")
-        } else if self.finish.is_empty() && self.summary.get(wins).is_some_and(|w| w != "0") {
+        } else if self.finish.is_empty() && self.summary_cell("wins").is_some_and(|w| w != "0") {
             Some("finish")
         } else {
             None
@@ -457,11 +462,6 @@ impl Table {
         let board = Board::from_spec(name).ok()?;
         let geometry = board.geometry();
         let classes = board.hole_classes();
-        let size_column = summary_header()
-            .iter()
-            .position(|h| *h == CLASS_SIZE_COLUMN)
-            .expect("column")
-            - 2;
         // A pair without a geometry is the built-in board's when its start is a hole
         // named as the board names it and its class size is that hole's class's.
         let builtin_start = |start: &str, e: &Entry| {
@@ -472,7 +472,7 @@ impl Table {
             else {
                 return false;
             };
-            let size = e.summary.get(size_column).map_or("", String::as_str);
+            let size = e.summary_cell(CLASS_SIZE_COLUMN).unwrap_or("");
             classes
                 .iter()
                 .find(|c| c.contains(&hole))
@@ -1460,12 +1460,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
         let Some(e) = table.entries.get(&Key::new(&p.board, &p.start)) else {
             continue;
         };
-        let i = summary_header()
-            .iter()
-            .position(|h| *h == CLASS_SIZE_COLUMN)
-            .expect("column")
-            - 2;
-        let size = e.summary.get(i).map_or("", String::as_str);
+        let size = e.summary_cell(CLASS_SIZE_COLUMN).unwrap_or("");
         if e.is_whole() && size != p.class_size.to_string() {
             return Err(Error::input(format!(
                 "{}: {} {}: start_class_size is {size}, but the start class of {} holds {} \
