@@ -933,8 +933,9 @@ impl Run {
         Ok(())
     }
 
-    /// Says where the sweep's folder is, after its first checkpoint: a run refused before
-    /// any layer was kept (`--max-disk` too small) prints its one line of error only.
+    /// Says where the sweep's folder is, once a layer is checkpointed and the next one
+    /// passed [`Sweep::check_disk`]: a run refused by `--max-disk` or the disk's free space
+    /// prints its one line of error only, which names the folder when work is kept.
     fn announce(&mut self) {
         if std::mem::take(&mut self.unannounced) {
             self.bar.suspend(|| {
@@ -1968,6 +1969,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             ((share as f64 * per_entry * 1.25) as u64).saturating_add(reduce_bytes),
             cur.layer + 1,
         )?;
+        run.announce();
         let dir = run.work.fresh_layer_dir(cur.layer + 1)?;
         let entry_bytes = size_of::<(C::S, [L; N])>() as u64;
         // Under several ranks each holds its share of the tables, and all take the most
@@ -2325,7 +2327,6 @@ fn checkpoint(run: &mut Run, files: &LayerFiles, narrow: bool) -> Result<()> {
         }
         run.work.forget_before(files.layer)?;
     }
-    run.announce();
     Ok(())
 }
 
