@@ -129,7 +129,7 @@ pub fn rows(table: &Table, board: &str) -> Result<Vec<Row>> {
             let v = s.get(col(name)).map_or("", String::as_str);
             v.parse().map_err(|_| {
                 Error::input(format!(
-                    "summary.csv: {name} of {board} from {} is '{}', not a number",
+                    "the table's summary: {name} of {board} from {} is '{}', not a number",
                     key.start,
                     v.escape_debug()
                 ))
@@ -142,7 +142,7 @@ pub fn rows(table: &Table, board: &str) -> Result<Vec<Row>> {
                 .filter(|&n| n <= crate::geometry::board::MAX_HOLES)
                 .ok_or_else(|| {
                     Error::input(format!(
-                        "summary.csv: {name} of {board} from {} is {}, more than a board's holes",
+                        "the table's summary: {name} of {board} from {} is {}, more than a board's holes",
                         key.start,
                         s[col(name)]
                     ))

@@ -124,6 +124,7 @@ pub struct Pair {
 /// ```
 pub fn expand_boards(specs: &[String]) -> Result<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for spec in specs {
         let spec = &crate::geometry::board::builtin_spec(spec).into_owned();
         let expanded = match spec.split_once(':') {
@@ -143,12 +144,17 @@ pub fn expand_boards(specs: &[String]) -> Result<Vec<String>> {
                 if a > b {
                     return Err(bad());
                 }
+                // The bounds are boards before the range is spelled out: `tri:3..100000`
+                // is refused at once, not after a hundred thousand names.
+                for n in [a, b] {
+                    Board::from_spec(&format!("{prefix}:{n}"))?;
+                }
                 (a..=b).map(|n| format!("{prefix}:{n}")).collect()
             }
             _ => vec![spec.clone()],
         };
         for s in expanded {
-            if !out.contains(&s) {
+            if seen.insert(s.clone()) {
                 out.push(s);
             }
         }
@@ -1059,9 +1065,10 @@ impl Sources {
 }
 
 /// Refuses a row of runs.csv (`run`: the columns after board and start) whose `threads`,
-/// `wall_seconds` or `peak_memory_bytes` is not a number pegsol writes there: a whole
-/// number of threads from 1, seconds as digits and a point, bytes as a whole number or
-/// `unknown`.
+/// `wall_seconds`, `peak_memory_bytes` or `board_geometry` is not what pegsol writes there:
+/// a whole number of threads from 1, seconds as digits and a point, bytes as a whole
+/// number or `unknown`, a geometry line ([`Board::is_geometry`]) or nothing (rows from
+/// before that column).
 fn check_run(file: &str, key: &Key, run: &[String]) -> Result<()> {
     let field = |name: &str| {
         let i = RUNS_HEADER.iter().position(|h| *h == name).expect("column") - 2;
@@ -1079,6 +1086,10 @@ fn check_run(file: &str, key: &Key, run: &[String]) -> Result<()> {
         Some(("wall_seconds", seconds, "a number of seconds"))
     } else if !(bytes == "unknown" || (digits(bytes) && bytes.parse::<u64>().is_ok())) {
         Some(("peak_memory_bytes", bytes, "a number of bytes"))
+    } else if let geometry = field("board_geometry")
+        && !(geometry.is_empty() || Board::is_geometry(geometry))
+    {
+        Some(("board_geometry", geometry, "a board's geometry"))
     } else {
         None
     };

@@ -399,6 +399,35 @@ impl Board {
         )
     }
 
+    /// Whether `line` has the shape of a [`Board::geometry`] line: a lattice, 1 to
+    /// [`MAX_HOLES`] holes, a number of jumps and eight hex digits of CRC-32. It does not
+    /// say which board, only that pegsol could have written it.
+    ///
+    /// ```
+    /// use pegsol::geometry::board::Board;
+    /// assert!(Board::is_geometry("triangular 15 holes 36 jumps cells cef168d6"));
+    /// assert!(Board::is_geometry(&Board::from_spec("english").unwrap().geometry()));
+    /// assert!(!Board::is_geometry("garbage"));
+    /// assert!(!Board::is_geometry("hexagonal 15 holes 36 jumps cells cef168d6"));
+    /// assert!(!Board::is_geometry("triangular 0 holes 36 jumps cells cef168d6"));
+    /// assert!(!Board::is_geometry("triangular 15 holes 36 jumps cells cef168d6x"));
+    /// ```
+    pub fn is_geometry(line: &str) -> bool {
+        let digits = |v: &str| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
+        let t: Vec<&str> = line.split(' ').collect();
+        matches!(
+            t[..],
+            [lattice, holes, "holes", jumps, "jumps", "cells", crc]
+                if Lattice::parse(lattice).is_some()
+                    && digits(holes)
+                    && holes.parse().is_ok_and(|h: usize| (1..=MAX_HOLES).contains(&h))
+                    && digits(jumps)
+                    && jumps.parse::<usize>().is_ok()
+                    && crc.len() == 8
+                    && crc.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        )
+    }
+
     /// The cells `(row, col)` of the holes, in hole order.
     ///
     /// ```

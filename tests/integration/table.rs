@@ -373,6 +373,15 @@ fn bad_table_input_is_refused() {
         .args(["table", "--board", "tri:7..4"])
         .assert()
         .code(2);
+    // A range's bounds are checked before it is spelled out: the error names the bound,
+    // not the first size past 15 (once it came after 11 s of deduplicating names).
+    for (range, bound) in [("tri:3..100000", "'tri:100000'"), ("tri:1..5", "'tri:1'")] {
+        pegsol()
+            .args(["table", "--board", range])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(bound));
+    }
     // A start of a class the directory already holds under another hole: refused, the
     // totals would count the class twice.
     pegsol()
@@ -829,6 +838,19 @@ fn tables_with_impossible_values_are_refused() {
             &format!(
                 "DIR/runs.csv was not written by pegsol table: {column} of tri:5 from a1 is \
                  '{bad}', not a number of {what}"
+            ),
+        );
+    }
+    // board_geometry: a line pegsol writes, or nothing (rows from before the column).
+    let geometry = a1.last().unwrap();
+    for bad in ["garbage", "triangular 15 holes 36 jumps cells cef168d6x"] {
+        damage(
+            "runs.csv",
+            &format!(",{geometry}\n"),
+            &format!(",{bad}\n"),
+            &format!(
+                "DIR/runs.csv was not written by pegsol table: board_geometry of tri:5 from a1 \
+                 is '{bad}', not a board's geometry"
             ),
         );
     }
