@@ -30,6 +30,32 @@ pub fn available() -> Option<u64> {
     proc_field("/proc/meminfo", "MemAvailable:")
 }
 
+/// Memory a new allocation can still get: [`available`], or less under an address-space
+/// limit (`ulimit -v`), of which the process's mappings take their share.
+///
+/// ```
+/// let (usable, available) = (pegsol::memory::usable(), pegsol::memory::available());
+/// if let (Some(u), Some(a)) = (usable, available) {
+///     assert!(u <= a + (64 << 20)); // what was available a moment ago, give or take
+/// }
+/// ```
+pub fn usable() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct it is given.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+    let under_limit = (ok && limit.rlim_cur != libc::RLIM_INFINITY).then(|| {
+        let mapped = proc_field("/proc/self/status", "VmSize:").unwrap_or(0);
+        limit.rlim_cur.saturating_sub(mapped)
+    });
+    match (available(), under_limit) {
+        (Some(a), Some(l)) => Some(a.min(l)),
+        (a, l) => a.or(l),
+    }
+}
+
 /// `n` copies of `value`, written out when allocated. A vector of zeros from `vec![0; n]`
 /// is allocated zeroed: its pages map the system's shared zero page until written, so a
 /// table whose slots are read before they are written (a hash table's probes, a sum's
