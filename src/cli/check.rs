@@ -89,14 +89,18 @@ pub(super) fn run(args: CheckArgs) -> Result<i32> {
 /// The board of a game file's `board:` line: a board file's relative path is looked up
 /// from the current directory (where `solve` was run to write it), then, when nothing is
 /// there, from the game file's folder, so that a game kept beside its board file is read
-/// from anywhere.
+/// from anywhere; for a game reached through a symbolic link, from the link's folder,
+/// then the folder of the file it leads to.
 fn board_beside(spec: &str, game: &Path) -> String {
     let path = Path::new(spec);
     if game.as_os_str() == "-" || path.is_absolute() || path.exists() || is_builtin(spec) {
         return spec.to_string();
     }
-    match game.parent() {
-        Some(folder) if folder.join(path).exists() => folder.join(path).display().to_string(),
-        _ => spec.to_string(),
-    }
+    let resolved = std::fs::canonicalize(game).ok();
+    [game.parent(), resolved.as_deref().and_then(Path::parent)]
+        .into_iter()
+        .flatten()
+        .map(|folder| folder.join(path))
+        .find(|p| p.exists())
+        .map_or_else(|| spec.to_string(), |p| p.display().to_string())
 }

@@ -1016,7 +1016,8 @@ fn games_on_board_files_pass_check() {
 }
 
 /// A game file's `board:` path is looked up from the current directory, then from the
-/// game file's folder, so a game kept beside its board file checks from anywhere; and
+/// game file's folder (a link's, then its target's), so a game kept beside its board file
+/// checks from anywhere; and
 /// `check` reads at most 16 MiB (`/dev/zero` and an oversized board file are refused with
 /// one line, not read until the memory is gone).
 #[test]
@@ -1043,6 +1044,19 @@ fn game_files_find_their_board_and_stay_small() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("final position: 1 peg"));
+    // Through a symbolic link in another folder: beside the file the link leads to.
+    #[cfg(unix)]
+    {
+        let links = dir.path().join("links");
+        std::fs::create_dir(&links).unwrap();
+        std::os::unix::fs::symlink(games.join("g.txt"), links.join("g.txt")).unwrap();
+        pegsol()
+            .current_dir(dir.path())
+            .args(["check", "links/g.txt"])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("final position: 1 peg"));
+    }
     // The current directory comes first: a game written from the repository's root names
     // boards/trapezoid.txt, and checks from there wherever the game file is.
     let (text, code) = stdout_of(&["solve", "--board", "boards/trapezoid.txt"]);
