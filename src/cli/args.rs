@@ -35,7 +35,8 @@ pub(crate) struct RunArgs {
     pub(super) threads: usize,
     /// Keep the tables within SIZE (e.g. 8G): a layer that would not fit goes to disk
     /// (--work-dir); a run that cannot fit even so is refused with exit code 2. At least
-    /// 64K. Default: 80% of the memory available.
+    /// 64K. Default: 80% of the memory available to the process (free memory, within its
+    /// cgroup's limit and ulimit -v).
     #[arg(long, value_name = "SIZE", value_parser = parse_budget)]
     pub(super) max_memory: Option<u64>,
     /// No progress bar.

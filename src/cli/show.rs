@@ -30,7 +30,8 @@ pub(super) struct SearchArgs {
     /// Keep the search tables within SIZE (e.g. 8G). The table of hopeless positions, once
     /// full, forgets some (slower, the same answer); the tables that must hold every
     /// position (`--min-moves`, `reach --count`) give up with exit code 2 instead.
-    /// Default: 80% of the memory available.
+    /// Default: 80% of the memory available to the process (free memory, within its
+    /// cgroup's limit and ulimit -v).
     #[arg(long, value_name = "SIZE", value_parser = super::args::parse_budget)]
     pub(super) max_memory: Option<u64>,
 }

@@ -610,6 +610,57 @@ fn refuses_under_ulimit(kib: u64, args: &str, says: &str) {
     assert!(stderr.contains("max-memory"), "{stderr}");
 }
 
+/// Without `--max-memory`, the budget follows the process's own limits, not only the
+/// machine's free memory: under `ulimit -v` (here 1.5 GB on a machine with far more free)
+/// `solvable --board wiegleb` refused at the limit, where it had aborted on a failed
+/// allocation with a backtrace.
+#[test]
+#[cfg(target_os = "linux")]
+fn the_default_budget_respects_an_address_space_limit() {
+    refuses_under_ulimit(1_500_000, "solvable -q --board wiegleb", "(the limit");
+}
+
+/// The same under a control group's memory limit (a batch scheduler's or a container's,
+/// which /proc/meminfo does not show): a 400 MB group, where `solvable --board wiegleb`
+/// was killed by the kernel (exit 137), refuses with one line, and `count --board
+/// english` (128 MB) still completes in it. Needs a writable cgroup v1 memory hierarchy
+/// (root on this project's machines); elsewhere it says so on stderr and checks nothing.
+#[test]
+#[cfg(target_os = "linux")]
+fn the_default_budget_respects_a_cgroup_memory_limit() {
+    let root = Path::new("/sys/fs/cgroup/memory");
+    let group = root.join(format!("pegsol-test-{}", std::process::id()));
+    if !root.join("memory.limit_in_bytes").exists() || std::fs::create_dir(&group).is_err() {
+        eprintln!("no writable cgroup v1 memory hierarchy: not checked");
+        return;
+    }
+    std::fs::write(group.join("memory.limit_in_bytes"), "400M").unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("pegsol");
+    let run = |args: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "echo $$ > '{}/cgroup.procs' && exec '{}' {args}",
+                group.display(),
+                bin.display()
+            ))
+            .output()
+            .unwrap()
+    };
+    let refused = run("solvable -q --board wiegleb");
+    let finished = run("count -q --board english");
+    std::fs::remove_dir(&group).unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("(the limit"), "{stderr}");
+    assert_eq!(finished.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&finished.stdout)
+            .contains("wins                81,723,294,080,159,936")
+    );
+}
+
 /// `solvable` weighs the buffers of the layer it is building, not only the layers it
 /// keeps: before, `solvable --board wiegleb --max-memory 300M` took 1.9 GB (and the default
 /// limit, 80% of the memory, was passed until the system killed the run at 21.7 GB).
