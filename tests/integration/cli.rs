@@ -594,15 +594,7 @@ fn memory_limit_refuses_clearly() {
 /// `--max-memory` hits that wall first and aborts on a failed allocation.
 #[cfg(target_os = "linux")]
 fn refuses_under_ulimit(kib: u64, args: &str, says: &str) {
-    let bin = assert_cmd::cargo::cargo_bin("pegsol");
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "ulimit -v {kib} && exec '{}' {args}",
-            bin.display()
-        ))
-        .output()
-        .unwrap();
+    let out = crate::common::under_ulimit(kib, args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");

@@ -22,3 +22,18 @@ pub fn run(spec: &str, holes: &[&str], threads: usize) -> Counts {
 pub fn pegsol() -> assert_cmd::Command {
     assert_cmd::Command::cargo_bin("pegsol").expect("binary")
 }
+
+/// Runs `pegsol args` (a shell-quoted argument string) under an address-space limit of
+/// `kib` KiB (`ulimit -v`).
+#[cfg(target_os = "linux")]
+pub fn under_ulimit(kib: u64, args: &str) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin("pegsol");
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {kib} && exec '{}' {args}",
+            bin.display()
+        ))
+        .output()
+        .expect("sh")
+}

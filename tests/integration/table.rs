@@ -1155,7 +1155,6 @@ fn report_waits_for_a_table_being_saved() {
 #[cfg(target_os = "linux")]
 fn table_files_too_large_to_read_are_refused() {
     use std::io::Write;
-    let bin = assert_cmd::cargo::cargo_bin("pegsol");
     for (format, file, mb) in [("csv", "depth.csv", 25), ("json", "table.json", 10)] {
         let dir = tri4_table(format);
         let mut f = std::fs::OpenOptions::new()
@@ -1174,14 +1173,7 @@ fn table_files_too_large_to_read_are_refused() {
                 dir.path().display()
             ),
         ] {
-            let out = Command::new("sh")
-                .arg("-c")
-                .arg(format!(
-                    "ulimit -v 200000 && exec '{}' {command}",
-                    bin.display()
-                ))
-                .output()
-                .unwrap();
+            let out = crate::common::under_ulimit(200_000, &command);
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{command}: {stderr}");
             assert_eq!(stderr.lines().count(), 1, "{command}: {stderr}");
