@@ -45,6 +45,19 @@ pub fn available() -> Option<u64> {
 /// }
 /// ```
 pub fn usable() -> Option<u64> {
+    [available(), hard_room()].into_iter().flatten().min()
+}
+
+/// The room under the limits set on this process rather than on the machine: its control
+/// groups' memory limits and its address-space limit (`ulimit -v`), as in [`usable`]; None
+/// when neither is set. A budget past it cannot be kept, whatever the machine has free.
+///
+/// ```
+/// if let (Some(hard), Some(usable)) = (pegsol::memory::hard_room(), pegsol::memory::usable()) {
+///     assert!(usable <= hard + (64 << 20)); // give or take what changed in between
+/// }
+/// ```
+pub fn hard_room() -> Option<u64> {
     let mut limit = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
@@ -55,10 +68,7 @@ pub fn usable() -> Option<u64> {
         let mapped = proc_field("/proc/self/status", "VmSize:").unwrap_or(0);
         limit.rlim_cur.saturating_sub(mapped)
     });
-    [available(), under_limit, cgroup_room()]
-        .into_iter()
-        .flatten()
-        .min()
+    [under_limit, cgroup_room()].into_iter().flatten().min()
 }
 
 /// The room under the memory limits of the process's control group and the groups above
@@ -108,8 +118,9 @@ fn cgroup_room() -> Option<u64> {
         let mut dir: PathBuf = root.join(path.trim_start_matches('/'));
         loop {
             // v2's `max` (no limit) is not a number; v1 says "no limit" with a number
-            // near 2^63, which no usage approaches.
-            if let (Some(l), Some(u)) = (number(&dir.join(limit)), number(&dir.join(usage))) {
+            // near 2^63.
+            let limit = number(&dir.join(limit)).filter(|&l| l < 1 << 62);
+            if let (Some(l), Some(u)) = (limit, number(&dir.join(usage))) {
                 let cached = stat(&dir.join("memory.stat"), cache).unwrap_or(0);
                 let here = l.saturating_sub(u.saturating_sub(cached));
                 room = Some(room.map_or(here, |r| r.min(here)));

@@ -54,11 +54,23 @@ impl RunArgs {
 /// count that takes milliseconds runs for minutes (tri:5 at 1K), so it is refused at once.
 pub(crate) const MIN_BUDGET: u64 = 64 << 10;
 
-/// Parses `--max-memory`: a size ([`memory::parse`]) of at least [`MIN_BUDGET`].
+/// Parses `--max-memory`: a size ([`memory::parse`]) of at least [`MIN_BUDGET`], within
+/// the limits set on the process ([`memory::hard_room`]).
 pub(crate) fn parse_budget(s: &str) -> std::result::Result<u64, String> {
     let n = memory::parse(s)?;
     if n < MIN_BUDGET {
         return Err(format!("at least {} (64K)", memory::human(MIN_BUDGET)));
+    }
+    // A limit set on the process (a cgroup's, `ulimit -v`) kills or aborts a run that
+    // passes it, hours in: refused now. The machine's free memory is not such a limit.
+    if let Some(room) = memory::hard_room()
+        && n > room
+    {
+        return Err(format!(
+            "more than the {} this process may still use (its cgroup's memory limit or \
+             ulimit -v)",
+            memory::human(room)
+        ));
     }
     Ok(n)
 }

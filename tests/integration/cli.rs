@@ -610,12 +610,19 @@ fn refuses_under_ulimit(kib: u64, args: &str, says: &str) {
 #[cfg(target_os = "linux")]
 fn the_default_budget_respects_an_address_space_limit() {
     refuses_under_ulimit(1_500_000, "solvable -q --board wiegleb", "(the limit");
+    // An explicit budget past that limit is refused before the run.
+    let out = crate::common::under_ulimit(300_000, "count -q --board tri:5 --max-memory 1G");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("this process may still use"), "{stderr}");
 }
 
 /// The same under a control group's memory limit (a batch scheduler's or a container's,
 /// which /proc/meminfo does not show): a 400 MB group, where `solvable --board wiegleb`
 /// was killed by the kernel (exit 137), refuses with one line, and `count --board
-/// english` (128 MB) still completes in it. Needs a writable cgroup v1 memory hierarchy
+/// english` (128 MB) still completes in it, and `--max-memory 1G` is refused at once.
+/// Needs a writable cgroup v1 memory hierarchy
 /// (root on this project's machines); elsewhere it says so on stderr and checks nothing.
 #[test]
 #[cfg(target_os = "linux")]
@@ -641,7 +648,11 @@ fn the_default_budget_respects_a_cgroup_memory_limit() {
     };
     let refused = run("solvable -q --board wiegleb");
     let finished = run("count -q --board english");
+    let past = run("count -q --board tri:5 --max-memory 1G");
     std::fs::remove_dir(&group).unwrap();
+    let stderr = String::from_utf8_lossy(&past.stderr);
+    assert_eq!(past.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("this process may still use"), "{stderr}");
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
