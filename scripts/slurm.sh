@@ -17,7 +17,8 @@
 #SBATCH --ntasks-per-node=1
 # Every core of the node for the rank's threads (pegsol --threads 0 takes them all).
 #SBATCH --cpus-per-task=64
-# The whole memory of each node; pegsol's --max-memory defaults to 80% of what is free.
+# The whole memory of each node; pegsol's --max-memory defaults to 80% of what is free,
+# within the job's cgroup limit (with --mem=64G, 80% of what is left of those 64G).
 #SBATCH --mem=0
 # Wall time limit. A job stopped by it resumes from its checkpoints when submitted again
 # (the same command, the same number of nodes), losing at most the layer in progress.
