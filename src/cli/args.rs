@@ -1,5 +1,6 @@
 //! Arguments shared by several commands: the board and start, and how a sweep runs.
 
+use crate::count::cluster::Cluster;
 use crate::error::Result;
 use crate::geometry::board::{Board, Pegs};
 use crate::memory;
@@ -47,6 +48,12 @@ pub(crate) struct RunArgs {
 impl RunArgs {
     pub(super) fn max_memory(&self) -> u64 {
         self.max_memory.unwrap_or_else(memory::default_budget)
+    }
+
+    /// `--max-memory` of one rank of `cluster`: the default is shared by the ranks on the
+    /// same machine ([`Cluster::default_budget`]).
+    pub(super) fn max_memory_of(&self, cluster: Cluster) -> u64 {
+        self.max_memory.unwrap_or_else(|| cluster.default_budget())
     }
 }
 

@@ -55,7 +55,7 @@ fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
     }
     let opts = CountOptions {
         threads: args.run.threads,
-        max_memory: args.run.max_memory(),
+        max_memory: args.run.max_memory_of(cluster),
         progress: !args.run.quiet && first,
         cancel: None,
         work_dir: args.disk.work_dir.clone(),

@@ -57,7 +57,7 @@ fn table(args: TableArgs, command_line: &[String], cluster: Cluster) -> Result<i
     }
     let opts = table::BatchOptions {
         threads: args.run.threads,
-        max_memory: args.run.max_memory(),
+        max_memory: args.run.max_memory_of(cluster),
         progress: !args.run.quiet && first,
         dir: args.csv.clone(),
         format: args.format,

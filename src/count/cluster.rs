@@ -31,11 +31,13 @@ use crate::error::{Error, Result};
 #[cfg(feature = "mpi")]
 const ROUND_BYTES: usize = 1 << 30;
 
-/// This process's place in the job: its rank and the number of ranks.
+/// This process's place in the job: its rank, the number of ranks, and how many of them
+/// share this machine's memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cluster {
     rank: usize,
     size: usize,
+    local: usize,
 }
 
 impl Default for Cluster {
@@ -80,6 +82,8 @@ impl Session {
             let cluster = Cluster {
                 rank: world.rank() as usize,
                 size: world.size() as usize,
+                // The ranks that can share memory with this one: its machine's.
+                local: world.split_shared(world.rank()).size() as usize,
             };
             let session = Session {
                 _universe: Some(universe),
@@ -177,7 +181,11 @@ impl Cluster {
     /// assert_eq!(one, Cluster::default());
     /// ```
     pub fn single() -> Cluster {
-        Cluster { rank: 0, size: 1 }
+        Cluster {
+            rank: 0,
+            size: 1,
+            local: 1,
+        }
     }
 
     /// This process's rank, 0 to `size() - 1`.
@@ -196,6 +204,39 @@ impl Cluster {
     /// ```
     pub fn size(&self) -> usize {
         self.size
+    }
+
+    /// The number of ranks on this machine, this one included (`MPI_Comm_split_type`,
+    /// shared memory): they share its memory, and its default budget.
+    ///
+    /// ```
+    /// assert_eq!(pegsol::count::cluster::Cluster::single().local_size(), 1);
+    /// ```
+    pub fn local_size(&self) -> usize {
+        self.local
+    }
+
+    /// A rank's default memory budget: [`crate::memory::default_budget`], shared evenly by
+    /// the ranks on this machine (each started with the same free memory in view, they
+    /// would otherwise take it several times over). `PEGSOL_TRACE` says it, rank by rank.
+    ///
+    /// ```
+    /// use pegsol::{count::cluster::Cluster, memory};
+    /// let b = Cluster::single().default_budget();
+    /// assert!(b <= memory::default_budget() + (64 << 20)); // give or take what changed
+    /// ```
+    pub fn default_budget(&self) -> u64 {
+        let budget = crate::memory::default_budget() / self.local.max(1) as u64;
+        if self.size > 1 && std::env::var_os("PEGSOL_TRACE").is_some() {
+            eprintln!(
+                "rank {} of {}: default --max-memory {} ({} ranks on this machine share it)",
+                self.rank,
+                self.size,
+                crate::memory::human(budget),
+                self.local
+            );
+        }
+        budget
     }
 
     /// The rank owning shard `shard` of every layer.

@@ -296,3 +296,35 @@ fn a_failing_rank_stops_the_job_with_one_line() {
         "no CSV from a failed job"
     );
 }
+
+/// Ranks on one machine share its default memory budget: each takes its share, where each
+/// took 80% of the same free memory before. `PEGSOL_TRACE` says each rank's; an explicit
+/// `--max-memory` is each rank's as given.
+#[test]
+fn ranks_on_one_machine_share_the_default_budget() {
+    let Some(bin) = mpi_binary() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    for (extra, shared) in [(&[][..], true), (&["--max-memory", "1G"][..], false)] {
+        let mut args = vec!["count", "--board", "tri:5", "-q", "-j", "1"];
+        args.extend(extra);
+        let run = ok(
+            mpirun(&bin, 2, &args, tmp.path())
+                .env("PEGSOL_TRACE", "1")
+                .output()
+                .unwrap(),
+            "tri:5 on 2 ranks",
+        );
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        for rank in 0..2 {
+            let line = format!("rank {rank} of 2: default --max-memory ");
+            assert_eq!(stderr.contains(&line), shared, "{extra:?}: {stderr}");
+        }
+        if shared {
+            assert_eq!(
+                stderr.matches("(2 ranks on this machine share it)").count(),
+                2,
+                "{stderr}"
+            );
+        }
+    }
+}
