@@ -73,8 +73,9 @@ pub fn hard_room() -> Option<u64> {
 
 /// The room under the memory limits of the process's control group and the groups above
 /// it, the least of them: for each group with a limit (cgroup v2 `memory.max`, v1
-/// `memory.limit_in_bytes`), the limit less what the group uses, the page cache that the
-/// kernel reclaims first (`inactive_file`) not counted as used. None without a limit.
+/// `memory.limit_in_bytes`), the limit less what the group uses, its page cache not counted
+/// as used (the kernel reclaims it before it kills: `file` less `shmem` in v2's
+/// memory.stat, `total_cache` less `total_shmem` in v1's). None without a limit.
 /// (`sysinfo`'s `cgroup_limits` gave None under a cgroup v1 limit here, thirty-ninth
 /// session: hence these few lines.)
 fn cgroup_room() -> Option<u64> {
@@ -100,17 +101,17 @@ fn cgroup_room() -> Option<u64> {
         else {
             continue;
         };
-        let (root, limit, usage, cache) = if id == "0" && controllers.is_empty() {
-            (
-                "/sys/fs/cgroup",
-                "memory.max",
-                "memory.current",
-                "inactive_file",
-            )
+        let (root, [limit, usage, cache, shmem]) = if id == "0" && controllers.is_empty() {
+            let files = ["memory.max", "memory.current", "file", "shmem"];
+            ("/sys/fs/cgroup", files)
         } else if controllers.split(',').any(|c| c == "memory") {
-            let cache = "total_inactive_file";
-            let (limit, usage) = ("memory.limit_in_bytes", "memory.usage_in_bytes");
-            ("/sys/fs/cgroup/memory", limit, usage, cache)
+            let files = [
+                "memory.limit_in_bytes",
+                "memory.usage_in_bytes",
+                "total_cache",
+                "total_shmem",
+            ];
+            ("/sys/fs/cgroup/memory", files)
         } else {
             continue;
         };
@@ -121,7 +122,10 @@ fn cgroup_room() -> Option<u64> {
             // near 2^63.
             let limit = number(&dir.join(limit)).filter(|&l| l < 1 << 62);
             if let (Some(l), Some(u)) = (limit, number(&dir.join(usage))) {
-                let cached = stat(&dir.join("memory.stat"), cache).unwrap_or(0);
+                let stats = dir.join("memory.stat");
+                let cached = stat(&stats, cache)
+                    .unwrap_or(0)
+                    .saturating_sub(stat(&stats, shmem).unwrap_or(0));
                 let here = l.saturating_sub(u.saturating_sub(cached));
                 room = Some(room.map_or(here, |r| r.min(here)));
             }
