@@ -87,8 +87,7 @@ fn cgroup_room() -> Option<u64> {
             .parse::<u64>()
             .ok()
     };
-    let stat = |path: &Path, key: &str| {
-        let text = std::fs::read_to_string(path).ok()?;
+    let stat = |text: &str, key: &str| {
         let line = text.lines().find(|l| l.split(' ').next() == Some(key))?;
         line.split(' ').nth(1)?.parse::<u64>().ok()
     };
@@ -122,7 +121,7 @@ fn cgroup_room() -> Option<u64> {
             // near 2^63.
             let limit = number(&dir.join(limit)).filter(|&l| l < 1 << 62);
             if let (Some(l), Some(u)) = (limit, number(&dir.join(usage))) {
-                let stats = dir.join("memory.stat");
+                let stats = std::fs::read_to_string(dir.join("memory.stat")).unwrap_or_default();
                 let cached = stat(&stats, cache)
                     .unwrap_or(0)
                     .saturating_sub(stat(&stats, shmem).unwrap_or(0));
