@@ -240,7 +240,8 @@ fn main() {
                 ..CountOptions::default()
             };
             let c = count(&board, start, &opts).expect("engine");
-            ((c.games(), c.wins()), String::new())
+            let fits = |t: pegsol::total::Total| t.to_u128().expect("english's counts fit u128");
+            ((fits(c.games()), fits(c.wins())), String::new())
         }
         "dashmap" => (sweep_dashmap(&game, start as u64), String::new()),
         "dfs" => {

@@ -2,7 +2,7 @@
 //!
 //! The crate is laid out by concern, and dependencies point one way:
 //! [`cli`] → [`count`], [`games`] and [`analysis`] → [`output`] → [`geometry`], with
-//! [`error`], [`memory`] and [`input`] underneath everything.
+//! [`error`], [`memory`], [`input`] and [`total`] underneath everything.
 //!
 //! - [`geometry`]: boards, lattices, the symmetry group, jumps, regions, position classes.
 //! - [`count`]: the counting engine (a layer sweep over symmetry-reduced positions), tables
@@ -11,6 +11,8 @@
 //! - [`analysis`]: still-winnable positions and hints; one-dimensional solitaire.
 //! - [`output`]: how anything is written: atomic files and CSV, the progress bar, SVG plots.
 //! - [`cli`]: one file per command, clap arguments next to the handler.
+//! - [`total`]: [`total::Total`], the 256-bit sums of jump-sequence counts that the
+//!   statistics hold.
 //!
 //! Follow a run from the top: [`geometry::Board`] describes the game;
 //! [`count::count`] sweeps it layer by layer into [`count::Counts`];
@@ -44,3 +46,4 @@ pub mod geometry;
 pub mod input;
 pub mod memory;
 pub mod output;
+pub mod total;

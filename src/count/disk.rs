@@ -31,6 +31,7 @@
 //! ```
 
 use crate::error::{Error, Result};
+use crate::total::Total;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
 use std::io::{BufWriter, Read, Write};
@@ -649,15 +650,20 @@ impl Checkpoint {
         }
         let mut per_layer = vec![0u128; longest];
         for (k, rows) in p.layers.iter().enumerate() {
+            // A start's games, summed as `Counts::games` will sum them.
+            let mut games_so_far = Total::ZERO;
             for (j, (jumps, positions, reduced, games, dead)) in rows.iter().enumerate() {
-                let games: u128 = games
+                let games: Total = games
                     .parse()
                     .map_err(|_| format!("games ended {games:?} is not a count"))?;
+                games_so_far = games_so_far
+                    .plus(games)
+                    .map_err(|_| format!("the games of start {k} sum past 2^256"))?;
                 if *jumps != j
                     || *positions == 0
                     || reduced > positions
                     || dead > positions
-                    || (games == 0) != (*dead == 0)
+                    || games.is_zero() != (*dead == 0)
                 {
                     return Err(format!("row {j} of start {k} does not add up"));
                 }
@@ -684,7 +690,7 @@ impl Checkpoint {
         }
         let holes = p.finish.first().map_or(0, Vec::len);
         for f in &p.finish {
-            if f.len() != holes || f.iter().any(|w| w.parse::<u128>().is_err()) {
+            if f.len() != holes || f.iter().any(|w| w.parse::<Total>().is_err()) {
                 return Err("the wins per hole are not counts".into());
             }
         }

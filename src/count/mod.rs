@@ -14,7 +14,7 @@
 //! use pegsol::{count::{count, CountOptions}, geometry::Board};
 //! let b = Board::from_spec("tri:5")?;
 //! let c = count(&b, b.default_start(), &CountOptions::default())?;
-//! assert_eq!((c.games(), c.wins()), (568_630, 29_760));
+//! assert_eq!((c.games(), c.wins()), (568_630.into(), 29_760.into()));
 //! # Ok::<(), pegsol::error::Error>(())
 //! ```
 
@@ -27,6 +27,7 @@ pub mod stats;
 pub mod sweep;
 pub mod table;
 
+pub use crate::total::Total;
 pub(crate) use slots::prefetch;
 pub use stats::{Counts, Layer};
 pub use sweep::{CountOptions, count, count_many, max_starts};

@@ -6,6 +6,7 @@ use crate::count::table::{self, Format, JSON_FILE, Table};
 use crate::error::{Error, Result};
 use crate::output::files;
 use crate::output::plot;
+use crate::total::Total;
 use std::path::Path;
 use thousands::Separable;
 
@@ -35,62 +36,44 @@ pub struct Row {
     /// Holes the row stands for.
     pub class_size: usize,
     /// Wins.
-    pub wins: u128,
+    pub wins: Total,
     /// Games.
-    pub games: u128,
+    pub games: Total,
     /// Reachable positions (summed over starts in a total).
-    pub positions: u128,
+    pub positions: Total,
     /// Most pegs left at a dead end.
     pub max_dead_end_pegs: usize,
     /// Games leaving that many.
-    pub max_dead_end_games: u128,
+    pub max_dead_end_games: Total,
     /// Fewest jumps of a game.
     pub shortest_game_jumps: usize,
 }
 
 /// `wins / games` in percent with 4 decimals, computed exactly in integers (rounded half
-/// up), for any counts: no product of them is formed, so none can overflow.
+/// up, [`Total::scaled`]), for any counts.
 ///
 /// ```
-/// assert_eq!(pegsol::count::report::share(1, 3), "33.3333");
-/// assert_eq!(pegsol::count::report::share(0, 0), "0.0000");
-/// assert_eq!(pegsol::count::report::share(29_760, 568_630), "5.2336"); // tri:5 from a1
+/// use pegsol::count::{Total, report::share};
+/// let share = |w: u128, g: u128| share(Total::from(w), Total::from(g));
+/// assert_eq!(share(1, 3), "33.3333");
+/// assert_eq!(share(0, 0), "0.0000");
+/// assert_eq!(share(29_760, 568_630), "5.2336"); // tri:5 from a1
 /// // Counts past 2^127 (wins * 2,000,000 wrapped before).
-/// assert_eq!(pegsol::count::report::share(u128::MAX / 3, u128::MAX), "33.3333");
-/// assert_eq!(pegsol::count::report::share(u128::MAX, u128::MAX), "100.0000");
+/// assert_eq!(share(u128::MAX / 3, u128::MAX), "33.3333");
+/// assert_eq!(share(u128::MAX, u128::MAX), "100.0000");
 /// ```
-pub fn share(wins: u128, games: u128) -> String {
-    if games == 0 {
-        return "0.0000".into();
-    }
-    // The integer part of wins / games, then six decimal digits of the remainder by long
-    // division: 10 * r mod games by ten additions of r < games, none past games.
-    let whole = wins / games;
-    let mut r = wins % games;
-    let mut digits = 0u128;
-    for _ in 0..6 {
-        let mut digit = 0;
-        let mut acc = 0u128;
-        for _ in 0..10 {
-            if acc >= games - r {
-                acc -= games - r;
-                digit += 1;
-            } else {
-                acc += r;
-            }
-        }
-        digits = digits * 10 + digit;
-        r = acc;
-    }
-    let up = u128::from(r >= games - r); // the rest is at least one half
+pub fn share(wins: Total, games: Total) -> String {
     // In units of 1e-4 percent.
-    let units = whole
-        .checked_mul(1_000_000)
-        .and_then(|u| u.checked_add(digits + up));
-    match units {
-        Some(u) => format!("{}.{:04}", u / 10_000, u % 10_000),
-        None => "more than 10^34".into(),
-    }
+    let Some(units) = wins.scaled(games, 1_000_000) else {
+        return if games.is_zero() {
+            "0.0000".into()
+        } else {
+            "more than 10^72".into()
+        };
+    };
+    let digits = format!("{units:0>5}");
+    let (whole, decimals) = digits.split_at(digits.len() - 4);
+    format!("{whole}.{decimals}")
 }
 
 /// The comparison rows of one board: one per start in the table, then the total over all
@@ -117,7 +100,7 @@ pub fn share(wins: u128, games: u128) -> String {
 /// let rows = pegsol::count::report::rows(&t, "tri:5").unwrap();
 /// let starts: Vec<&str> = rows.iter().map(|r| r.start.as_str()).collect();
 /// assert_eq!(starts, ["a1", "a2", "a3", "b3", "all"]);
-/// assert_eq!((rows[0].class_size, rows[0].wins, rows[0].games), (3, 29_760, 568_630)); // published
+/// assert_eq!((rows[0].class_size, rows[0].wins, rows[0].games), (3, 29_760.into(), 568_630.into())); // published
 /// ```
 pub fn rows(table: &Table, board: &str) -> Result<Vec<Row>> {
     let header = table::summary_header();
@@ -125,7 +108,7 @@ pub fn rows(table: &Table, board: &str) -> Result<Vec<Row>> {
     let mut out = Vec::new();
     for (key, e) in table.entries.iter().filter(|(k, _)| k.board == board) {
         let s = &e.summary;
-        let num = |name: &str| -> Result<u128> {
+        let num = |name: &str| -> Result<Total> {
             let v = s.get(col(name)).map_or("", String::as_str);
             v.parse().map_err(|_| {
                 Error::input(format!(
@@ -137,8 +120,9 @@ pub fn rows(table: &Table, board: &str) -> Result<Vec<Row>> {
         };
         // Holes and jumps: at most a board's holes, never wrapped.
         let small = |name: &str| -> Result<usize> {
-            usize::try_from(num(name)?)
-                .ok()
+            num(name)?
+                .to_u128()
+                .and_then(|n| usize::try_from(n).ok())
                 .filter(|&n| n <= crate::geometry::board::MAX_HOLES)
                 .ok_or_else(|| {
                     Error::input(format!(
@@ -186,15 +170,9 @@ pub fn rows(table: &Table, board: &str) -> Result<Vec<Row>> {
 
 /// The total over the starts of `rows`, each weighted by its class size: checked, never
 /// wrapped.
-fn weighted_sum<'a>(mut rows: impl Iterator<Item = (&'a Row, u128)>) -> Result<u128> {
-    rows.try_fold(0u128, |acc, (r, v)| {
-        let weighted = v.checked_mul(r.class_size as u128).ok_or_else(|| {
-            Error::Overflow(format!(
-                "{v} times {} ({} {}) exceeds u128",
-                r.class_size, r.board, r.start
-            ))
-        })?;
-        crate::error::add(acc, weighted)
+fn weighted_sum<'a>(mut rows: impl Iterator<Item = (&'a Row, Total)>) -> Result<Total> {
+    rows.try_fold(Total::ZERO, |acc, (r, v)| {
+        acc.plus(v.times(r.class_size as u64)?)
     })
 }
 
@@ -221,7 +199,7 @@ fn weighted_sum<'a>(mut rows: impl Iterator<Item = (&'a Row, u128)>) -> Result<u
 /// // `t`: a table of tri:5 from each of its four start classes.
 /// let all = pegsol::count::report::total(&t, "tri:5").unwrap().unwrap();
 /// // published: over the 15 single-vacancy starts
-/// assert_eq!((all.class_size, all.wins, all.games), (15, 438_984, 7_335_390));
+/// assert_eq!((all.class_size, all.wins, all.games), (15, 438_984.into(), 7_335_390.into()));
 /// assert_eq!(pegsol::count::report::total(&t, "tri:6").unwrap(), None);
 /// ```
 pub fn total(table: &Table, board: &str) -> Result<Option<Row>> {
@@ -249,25 +227,21 @@ pub fn total(table: &Table, board: &str) -> Result<Option<Row>> {
 /// # let t = table::run_batch(&plan, &opts).unwrap().table; // tri:5, its four start classes
 /// // `t`: a table of tri:5 from each of its four start classes.
 /// let rows = pegsol::count::report::pegs_left_total(&t, "tri:5").unwrap();
-/// assert_eq!(rows[0], (1, 438_984)); // published: wins over the 15 starts
-/// assert_eq!(rows.iter().map(|r| r.1).sum::<u128>(), 7_335_390); // and games
-/// assert_eq!(rows.last(), Some(&(10, 2 * 3))); // 2 games from each interior start
+/// assert_eq!(rows[0], (1, 438_984.into())); // published: wins over the 15 starts
+/// let games = pegsol::total::Total::sum(rows.iter().map(|r| r.1)).unwrap();
+/// assert_eq!(games, 7_335_390); // and games
+/// assert_eq!(rows.last(), Some(&(10, (2 * 3).into()))); // 2 games from each interior start
 /// ```
-pub fn pegs_left_total(table: &Table, board: &str) -> Result<Vec<(usize, u128)>> {
-    let mut acc: std::collections::BTreeMap<usize, u128> = Default::default();
+pub fn pegs_left_total(table: &Table, board: &str) -> Result<Vec<(usize, Total)>> {
+    let mut acc: std::collections::BTreeMap<usize, Total> = Default::default();
     for r in rows(table, board)?.iter().filter(|r| r.start != "all") {
         let e = &table.entries[&table::Key::new(board, &r.start)];
         for row in &e.pegs_left {
             let pegs: usize = row[0].parse().unwrap_or(0);
-            let games: u128 = row[1].parse().unwrap_or(0);
-            let weighted = games.checked_mul(r.class_size as u128).ok_or_else(|| {
-                Error::Overflow(format!(
-                    "{games} times {} ({board} {}) exceeds u128",
-                    r.class_size, r.start
-                ))
-            })?;
+            let games: Total = row[1].parse().unwrap_or_default();
+            let weighted = games.times(r.class_size as u64)?;
             let sum = acc.entry(pegs).or_default();
-            *sum = crate::error::add(*sum, weighted)?;
+            *sum = sum.plus(weighted)?;
         }
     }
     Ok(acc.into_iter().collect())
@@ -386,8 +360,15 @@ pub fn sweep_costs(table: &Table) -> Vec<plot::SweepCost> {
         let (date, seconds) = (field("date_utc"), field("wall_seconds"));
         let id = format!("{}|{sweep}|{date}|{seconds}", key.board);
         // A count of positions past 64 bits is drawn at the edge, not wrapped.
-        let positions: u128 = e.summary.first().and_then(|p| p.parse().ok()).unwrap_or(0);
-        let positions = u64::try_from(positions).unwrap_or(u64::MAX);
+        let positions: Total = e
+            .summary
+            .first()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_default();
+        let positions = positions
+            .to_u128()
+            .and_then(|p| u64::try_from(p).ok())
+            .unwrap_or(u64::MAX);
         match out.iter_mut().find(|(k, _)| *k == id) {
             Some((_, s)) => s.positions = s.positions.saturating_add(positions),
             None => out.push((
@@ -587,10 +568,10 @@ pub fn write(dir: &Path, boards: &[String], out: &Path) -> Result<Vec<String>> {
         let mut panels = Vec::new();
         for r in rows(&table, b)?.iter().filter(|r| r.start != "all") {
             let e = &table.entries[&table::Key::new(b, &r.start)];
-            let mut wins = vec![0u128; board.holes()];
+            let mut wins = vec![Total::ZERO; board.holes()];
             for row in &e.finish {
                 let hole = board.hole(&row[0])?;
-                wins[hole] = row[1].parse().unwrap_or(0);
+                wins[hole] = row[1].parse().unwrap_or_default();
             }
             panels.push(plot::HeatPanel {
                 start: board.hole(&r.start)?,

@@ -5,6 +5,7 @@
 //! ends after `j` jumps leaves `start_pegs - j` pegs: the pegs-left histogram, the most pegs
 //! a dead end leaves and the shortest game are all read off the per-layer games.
 
+use crate::total::Total;
 use serde::Serialize;
 
 /// What happens after a given number of jumps.
@@ -17,7 +18,7 @@ pub struct Layer {
     /// The same positions counted up to the board's symmetry group.
     pub positions_reduced: u64,
     /// Games (jump sequences from the start to a dead end) that end here.
-    pub games_ended: u128,
+    pub games_ended: Total,
     /// Dead-end positions among `positions`.
     pub dead_ends: u64,
 }
@@ -37,7 +38,7 @@ pub struct Counts {
     pub layers: Vec<Layer>,
     /// Wins by the hole where the last peg stands (hole name, wins), in hole order; holes
     /// with no win are omitted.
-    pub finish: Vec<(String, u128)>,
+    pub finish: Vec<(String, Total)>,
 }
 
 impl Counts {
@@ -66,7 +67,8 @@ impl Counts {
         self.layers.iter().map(|l| l.positions_reduced).sum()
     }
 
-    /// All games. Cannot overflow: the engine checked every partial sum.
+    /// All games. Cannot overflow: a layer's games are below 2^192 (fewer than 2^64 orbits
+    /// of `u128` counts), and so is the sum of the layers' (fewer than 2^64 of them).
     ///
     /// ```
     /// use pegsol::{count::{count, CountOptions}, geometry::Board};
@@ -74,8 +76,9 @@ impl Counts {
     /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
     /// assert_eq!(c.games(), 568_630); // published (Durango Bill, corrected total)
     /// ```
-    pub fn games(&self) -> u128 {
-        self.layers.iter().map(|l| l.games_ended).sum()
+    pub fn games(&self) -> Total {
+        Total::sum(self.layers.iter().map(|l| l.games_ended))
+            .expect("a sum of fewer than 2^64 layers below 2^192 fits 256 bits")
     }
 
     /// Games that end with one peg.
@@ -86,29 +89,29 @@ impl Counts {
     /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
     /// assert_eq!(c.wins(), 29_760); // published
     /// ```
-    pub fn wins(&self) -> u128 {
+    pub fn wins(&self) -> Total {
         self.pegs_left()
             .into_iter()
             .find(|&(p, _)| p == 1)
-            .map_or(0, |(_, g)| g)
+            .map_or(Total::ZERO, |(_, g)| g)
     }
 
     /// Games by the number of pegs left at the end, fewest pegs first, zero rows omitted.
     ///
     /// ```
-    /// use pegsol::{count::{count, CountOptions}, geometry::Board};
+    /// use pegsol::{count::{count, CountOptions, Total}, geometry::Board};
     /// let b = Board::from_spec("tri:5").unwrap();
     /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
     /// // published: corner start, games by pegs left
     /// let want = [29_760, 139_614, 259_578, 123_664, 14_844, 844, 324, 2];
-    /// let rows: Vec<(usize, u128)> = (1..=8).zip(want).collect();
+    /// let rows: Vec<(usize, Total)> = (1..=8).zip(want.map(Total::from)).collect();
     /// assert_eq!(c.pegs_left(), rows);
     /// ```
-    pub fn pegs_left(&self) -> Vec<(usize, u128)> {
-        let mut rows: Vec<(usize, u128)> = self
+    pub fn pegs_left(&self) -> Vec<(usize, Total)> {
+        let mut rows: Vec<(usize, Total)> = self
             .layers
             .iter()
-            .filter(|l| l.games_ended > 0)
+            .filter(|l| !l.games_ended.is_zero())
             .map(|l| (self.pegs_after(l.jumps), l.games_ended))
             .collect();
         rows.sort_unstable();
@@ -121,13 +124,13 @@ impl Counts {
     /// use pegsol::{count::{count, CountOptions}, geometry::Board};
     /// let b = Board::from_spec("tri:5").unwrap();
     /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
-    /// assert_eq!(c.shortest_game(), (6, 2)); // published: shortest dead end, 6 jumps
+    /// assert_eq!(c.shortest_game(), (6, 2.into())); // published: shortest dead end, 6 jumps
     /// ```
-    pub fn shortest_game(&self) -> (usize, u128) {
+    pub fn shortest_game(&self) -> (usize, Total) {
         self.layers
             .iter()
-            .find(|l| l.games_ended > 0)
-            .map_or((0, 0), |l| (l.jumps, l.games_ended))
+            .find(|l| !l.games_ended.is_zero())
+            .map_or((0, Total::ZERO), |l| (l.jumps, l.games_ended))
     }
 
     /// The most pegs any dead end leaves, and how many games leave that many. These are
@@ -137,9 +140,9 @@ impl Counts {
     /// use pegsol::{count::{count, CountOptions}, geometry::Board};
     /// let b = Board::from_spec("tri:5").unwrap();
     /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
-    /// assert_eq!(c.max_dead_end(), (8, 2)); // 14 pegs - 6 jumps
+    /// assert_eq!(c.max_dead_end(), (8, 2.into())); // 14 pegs - 6 jumps
     /// ```
-    pub fn max_dead_end(&self) -> (usize, u128) {
+    pub fn max_dead_end(&self) -> (usize, Total) {
         let (jumps, games) = self.shortest_game();
         (self.pegs_after(jumps), games)
     }
@@ -161,10 +164,10 @@ impl Counts {
     /// assert_eq!(c.wins_at("a1"), 6_816); // published: back to the start hole
     /// assert_eq!(c.wins_at("z9"), 0); // not a hole
     /// ```
-    pub fn wins_at(&self, hole: &str) -> u128 {
+    pub fn wins_at(&self, hole: &str) -> Total {
         self.finish
             .iter()
             .find(|(h, _)| h == hole)
-            .map_or(0, |&(_, w)| w)
+            .map_or(Total::ZERO, |&(_, w)| w)
     }
 }

@@ -33,6 +33,7 @@ use crate::geometry::bits::{Bits, Packed};
 use crate::geometry::board::{Board, Pegs};
 use crate::geometry::moves::{MAX_GROUP, MoveTable};
 use crate::output::progress;
+use crate::total::Total;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fmt::Debug;
@@ -423,7 +424,7 @@ impl Default for CountOptions {
 /// use pegsol::{geometry::board::Board, count::sweep::{count, CountOptions}};
 /// let b = Board::from_spec("tri:5").unwrap();
 /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
-/// assert_eq!((c.wins(), c.games()), (29_760, 568_630));
+/// assert_eq!((c.wins(), c.games()), (29_760.into(), 568_630.into()));
 /// ```
 pub fn count(board: &Board, start: Pegs, opts: &CountOptions) -> Result<Counts> {
     let mut counts = count_many(board, &[start], opts)?;
@@ -441,8 +442,8 @@ pub fn count(board: &Board, start: Pegs, opts: &CountOptions) -> Result<Counts> 
 /// let b = Board::from_spec("tri:5").unwrap();
 /// let starts = [b.start_with_empty(&[0]), b.start_with_empty(&[4])]; // a1, b3
 /// let c = count_many(&b, &starts, &CountOptions::default()).unwrap();
-/// assert_eq!((c[0].wins(), c[0].games()), (29_760, 568_630));
-/// assert_eq!((c[1].wins(), c[1].games()), (1_550, 137_846));
+/// assert_eq!((c[0].wins(), c[0].games()), (29_760.into(), 568_630.into()));
+/// assert_eq!((c[1].wins(), c[1].games()), (1_550.into(), 137_846.into()));
 /// ```
 pub fn count_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result<Vec<Counts>> {
     sweep_many(board, starts, opts).map(|s| s.counts)
@@ -472,7 +473,7 @@ pub struct Swept {
 /// use pegsol::{geometry::board::Board, count::sweep::{sweep_many, CountOptions}};
 /// let b = Board::from_spec("tri:5").unwrap();
 /// let s = sweep_many(&b, &[b.default_start()], &CountOptions::default()).unwrap();
-/// assert_eq!((s.counts[0].wins(), s.before.millis), (29_760, 0));
+/// assert_eq!((s.counts[0].wins(), s.before.millis), (29_760.into(), 0));
 /// ```
 pub fn sweep_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result<Swept> {
     let n = starts.len();
@@ -575,7 +576,7 @@ pub fn max_starts(board: &Board) -> usize {
 struct LayerAcc<const N: usize> {
     positions: [u64; N],
     dead_ends: [u64; N],
-    games_ended: [u128; N],
+    games_ended: [Total; N],
     /// Entries (orbits under `H`) with a position reachable from each start.
     reached: [u64; N],
     /// (start, hole, wins) for one-peg dead ends.
@@ -589,7 +590,7 @@ impl<const N: usize> Default for LayerAcc<N> {
         LayerAcc {
             positions: [0; N],
             dead_ends: [0; N],
-            games_ended: [0; N],
+            games_ended: [Total::ZERO; N],
             reached: [0; N],
             finish: Vec::new(),
             least_end: [u128::MAX; N],
@@ -603,7 +604,7 @@ impl<const N: usize> LayerAcc<N> {
             self.positions[k] += other.positions[k];
             self.dead_ends[k] += other.dead_ends[k];
             self.reached[k] += other.reached[k];
-            self.games_ended[k] = add(self.games_ended[k], other.games_ended[k])?;
+            self.games_ended[k] = self.games_ended[k].plus(other.games_ended[k])?;
             self.least_end[k] = self.least_end[k].min(other.least_end[k]);
         }
         self.finish.extend(other.finish);
@@ -647,7 +648,7 @@ impl<const N: usize> LayerAcc<N> {
             acc.positions[k] = r.u64()?;
             acc.dead_ends[k] = r.u64()?;
             acc.reached[k] = r.u64()?;
-            acc.games_ended[k] = r.u128()?;
+            acc.games_ended[k] = r.total()?;
             acc.least_end[k] = r.u128()?;
         }
         while !r.0.is_empty() {
@@ -677,6 +678,13 @@ impl Bytes<'_> {
     }
     fn u128(&mut self) -> Result<u128> {
         self.take(16)
+    }
+    fn total(&mut self) -> Result<Total> {
+        let (lo, hi) = (self.u128()?, self.u128()?);
+        let mut x = [0u8; 32];
+        x[..16].copy_from_slice(&lo.to_le_bytes());
+        x[16..].copy_from_slice(&hi.to_le_bytes());
+        Ok(Total::from_le_bytes(x))
     }
 }
 
@@ -811,7 +819,7 @@ struct Run {
     before: Spent,
     bar: indicatif::ProgressBar,
     layers: Vec<Vec<Layer>>,
-    finish: Vec<Vec<u128>>,
+    finish: Vec<Vec<Total>>,
     /// Positions (not reduced) counted so far, all starts together, for the progress bar.
     positions: u64,
     /// Entries of the layer before the current one, for the guess of the next layer's size.
@@ -866,7 +874,7 @@ impl Run {
             finish: self
                 .finish
                 .iter()
-                .map(|f| f.iter().map(u128::to_string).collect())
+                .map(|f| f.iter().map(Total::to_string).collect())
                 .collect(),
             positions: self.positions,
             previous: self.previous,
@@ -891,7 +899,7 @@ impl Run {
     /// Takes the statistics of a checkpoint back.
     fn restore(&mut self, p: &Progress) -> Result<()> {
         let bad = || Error::Disk("its statistics do not fit this sweep".into());
-        let number = |t: &String| t.parse::<u128>().map_err(|_| bad());
+        let number = |t: &String| t.parse::<Total>().map_err(|_| bad());
         if p.layers.len() != self.layers.len() || p.finish.len() != self.finish.len() {
             return Err(bad());
         }
@@ -1241,7 +1249,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     let each = m / size;
                     debug_assert_eq!(each * size, m);
                     acc.dead_ends[k] += 1;
-                    acc.games_ended[k] = add(acc.games_ended[k], each)?;
+                    acc.games_ended[k] = acc.games_ended[k].plus_count(each)?;
                     acc.least_end[k] = acc.least_end[k].min(img[i].to_u128());
                     if one_peg {
                         acc.finish.push((k, img[i].trailing_zeros() as usize, each));
@@ -1384,7 +1392,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             before: Spent::default(),
             bar: progress::bar(start_pegs as u64, "jumps", opts.progress),
             layers: vec![Vec::new(); n],
-            finish: vec![vec![0u128; self.board.holes()]; n],
+            finish: vec![vec![Total::ZERO; self.board.holes()]; n],
             positions: 0,
             previous: 0,
             before_previous: 0,
@@ -1547,7 +1555,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 finish: finish
                     .iter()
                     .enumerate()
-                    .filter(|&(_, &w)| w > 0)
+                    .filter(|&(_, &w)| !w.is_zero())
                     .map(|(h, &w)| (self.board.hole_name(h), w))
                     .collect(),
             })
@@ -1709,10 +1717,10 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         jumps: usize,
     ) -> Result<()> {
         for &(k, hole, wins) in &acc.finish {
-            run.finish[k][hole] = add(run.finish[k][hole], wins)?;
+            run.finish[k][hole] = run.finish[k][hole].plus_count(wins)?;
         }
         for (k, layers) in run.layers.iter_mut().enumerate() {
-            if acc.games_ended[k] > 0 && layers.iter().all(|l| l.games_ended == 0) {
+            if !acc.games_ended[k].is_zero() && layers.iter().all(|l| l.games_ended.is_zero()) {
                 run.least_ends[k] = Some(acc.least_end[k]);
             }
             if acc.positions[k] > 0 {
@@ -2588,6 +2596,34 @@ impl<K: Bits> Buckets<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A layer's statistics between ranks (`LayerAcc::gather`): games past 2^128 cross
+    /// exactly, and two ranks' sums add exactly.
+    #[test]
+    fn layer_statistics_cross_ranks_past_128_bits() {
+        let big = Total::from(u128::MAX).plus_count(7).unwrap(); // 2^128 + 6
+        let mut a = LayerAcc::<2> {
+            positions: [3, 4],
+            dead_ends: [1, 2],
+            games_ended: [big, Total::from(9)],
+            reached: [3, 4],
+            finish: vec![(1, 5, u128::MAX)],
+            least_end: [12, u128::MAX],
+        };
+        let back = LayerAcc::<2>::from_bytes(&a.to_bytes()).unwrap();
+        assert_eq!(back.games_ended, a.games_ended);
+        assert_eq!(back.finish, a.finish);
+        assert_eq!((back.positions, back.least_end), (a.positions, a.least_end));
+        let copy = LayerAcc::<2>::from_bytes(&a.to_bytes()).unwrap();
+        a.absorb(copy).unwrap();
+        assert_eq!(
+            a.games_ended[0].to_string(),
+            "680564733841876926926749214863536422924"
+        );
+        assert_eq!(a.games_ended[1], 18);
+        // A message cut short is refused, never read as zeros.
+        assert!(LayerAcc::<2>::from_bytes(&a.to_bytes()[..100]).is_err());
+    }
 
     #[test]
     fn passes_split_the_shards_evenly() {

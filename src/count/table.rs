@@ -25,6 +25,7 @@ use crate::count::sweep::{self, CountOptions};
 use crate::error::{Error, Result};
 use crate::geometry::board::{Board, column_name};
 use crate::output::files;
+use crate::total::Total;
 use crate::{memory, output::progress};
 use serde_json::{Map, Value};
 use std::cmp::Ordering as CmpOrdering;
@@ -1026,12 +1027,12 @@ fn read_csv(path: &Path, header: &[&str]) -> Result<Vec<(Key, Vec<String>)>> {
 }
 
 /// Refuses a row of a table's count files (`row`: the columns after board and start) in
-/// which a count is not a whole number that fits 128 bits: every column but `finish`,
-/// which names a hole.
+/// which a count is not a whole number that fits 256 bits ([`Total`]): every column but
+/// `finish`, which names a hole.
 fn check_counts(file: &str, header: &[&str], key: &Key, row: &[String]) -> Result<()> {
     for (name, v) in header[2..].iter().zip(row) {
         let whole = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
-        if *name != "finish" && !(whole && v.parse::<u128>().is_ok()) {
+        if *name != "finish" && !(whole && v.parse::<Total>().is_ok()) {
             return Err(Error::input(format!(
                 "{file} was not written by pegsol table: {name} of {} from {} is '{}', not a \
                  count",
@@ -1158,7 +1159,7 @@ fn builtin_board(name: &str, geometry: &str) -> Option<KnownBoard> {
 /// and depth that do not add up to the summary: games by pegs left to `games`, games
 /// leaving one peg to `wins`, wins by finishing hole to `wins`, games ended, positions and
 /// reduced positions by depth to `games`, `positions` and `positions_reduced`. Sums are
-/// checked: past 128 bits they cannot equal a summary's count.
+/// checked: past 256 bits they cannot equal a summary's count.
 fn check_entry(
     sources: &Sources,
     key: &Key,
@@ -1169,11 +1170,11 @@ fn check_entry(
     let refuse = |part: &str, what: String| {
         Error::input(format!("{}: {board} {start}: {what}", sources.file(part)))
     };
-    let number = |part: &str, v: &str| -> Result<u128> {
+    let number = |part: &str, v: &str| -> Result<Total> {
         v.parse()
             .map_err(|_| refuse(part, format!("'{}' is not a count", v.escape_debug())))
     };
-    let summary_col = |name: &str| -> Result<u128> {
+    let summary_col = |name: &str| -> Result<Total> {
         let header = summary_header();
         let i = header.iter().position(|h| *h == name).expect("column") - 2;
         number("summary", e.summary.get(i).map_or("", String::as_str))
@@ -1211,7 +1212,10 @@ fn check_entry(
         }
         None => {
             let max = crate::geometry::board::MAX_HOLES;
-            if !(1..=max as u128).contains(&size) {
+            if !size
+                .to_u128()
+                .is_some_and(|s| (1..=max as u128).contains(&s))
+            {
                 return Err(refuse(
                     "summary",
                     format!("start_class_size is {size}; a start class holds 1 to {max} holes"),
@@ -1222,17 +1226,17 @@ fn check_entry(
     // The rows against the summary.
     let sum = |part: &str, rows: &[Vec<String>], header: &[&str], column: &str| {
         let i = header.iter().position(|h| *h == column).expect("column") - 2;
-        rows.iter().try_fold(Some(0u128), |acc, r| {
+        rows.iter().try_fold(Some(Total::ZERO), |acc, r| {
             let v = number(part, r.get(i).map_or("", String::as_str))?;
-            Ok::<_, Error>(acc.and_then(|a| a.checked_add(v)))
+            Ok::<_, Error>(acc.and_then(|a| a.plus(v).ok()))
         })
     };
-    let agree = |part: &str, found: Option<u128>, what: &str, column: &str| -> Result<()> {
+    let agree = |part: &str, found: Option<Total>, what: &str, column: &str| -> Result<()> {
         let said = summary_col(column)?;
         if found == Some(said) {
             return Ok(());
         }
-        let found = found.map_or("2^128 or more".into(), |n| n.to_string());
+        let found = found.map_or("2^256 or more".into(), |n| n.to_string());
         Err(refuse(
             part,
             format!("{what} {found}, {} says {said}", sources.summary_name),
@@ -1249,7 +1253,7 @@ fn check_entry(
         .pegs_left
         .iter()
         .find(|r| r.first().is_some_and(|p| p == "1"))
-        .map_or(Ok(0), |r| number("pegs_left", &r[1]))?;
+        .map_or(Ok(Total::ZERO), |r| number("pegs_left", &r[1]))?;
     agree(
         "pegs_left",
         Some(one_peg),
@@ -1286,9 +1290,9 @@ fn check_entry(
 fn check_extremes(
     e: &Entry,
     refuse: &dyn Fn(&str, String) -> Error,
-    summary_col: &dyn Fn(&str) -> Result<u128>,
+    summary_col: &dyn Fn(&str) -> Result<Total>,
 ) -> Result<()> {
-    let value = |part: &str, r: &[String], i: usize| -> Result<u128> {
+    let value = |part: &str, r: &[String], i: usize| -> Result<Total> {
         r.get(i)
             .and_then(|v| v.parse().ok())
             .ok_or_else(|| refuse(part, "a row without its numbers".into()))
@@ -1312,11 +1316,11 @@ fn check_extremes(
         }
     }
     // pegs_left.csv: (pegs, games); depth.csv: (jumps, positions, reduced, ended, dead).
-    let mut ends: Vec<(u128, u128)> = Vec::new();
+    let mut ends: Vec<(Total, Total)> = Vec::new();
     for r in &e.pegs_left {
         ends.push((value("pegs_left", r, 0)?, value("pegs_left", r, 1)?));
     }
-    let mut ended: Vec<(u128, u128)> = Vec::new();
+    let mut ended: Vec<(Total, Total)> = Vec::new();
     for r in &e.depth {
         let [jumps, positions, reduced, games, dead] =
             [0, 1, 2, 3, 4].map(|i| value("depth", r, i));
@@ -1331,7 +1335,7 @@ fn check_extremes(
                 ),
             ));
         }
-        if games > 0 {
+        if !games.is_zero() {
             ended.push((jumps, games));
         }
     }
@@ -1356,7 +1360,7 @@ fn check_extremes(
             ));
         }
     }
-    if most.0.checked_add(first.0) != fewest.0.checked_add(last.0) {
+    if most.0.plus(first.0).ok() != fewest.0.plus(last.0).ok() {
         return Err(refuse(
             "depth",
             format!(
@@ -1754,7 +1758,7 @@ fn relabel(board: &Board, counts: &Counts, hole: usize, symmetry: usize) -> Coun
     for (h, &to) in perm.iter().enumerate() {
         back[to] = h;
     }
-    let mut finish: Vec<(usize, u128)> = counts
+    let mut finish: Vec<(usize, Total)> = counts
         .finish
         .iter()
         .map(|(name, w)| (back[board.hole(name).expect("a hole of the board")], *w))
@@ -1828,17 +1832,17 @@ pub fn summary_text(table: &Table, plan: &[Pair]) -> String {
         "board", "start", "class", "games", "wins"
     );
     // Per board (name, spec): holes covered, then games and wins weighted by class size
-    // (None past 128 bits).
-    type Total<'a> = (&'a str, &'a str, usize, Option<u128>, Option<u128>);
-    let mut totals: Vec<Total> = Vec::new();
-    let text = |n: Option<u128>| n.map_or("2^128 or more".into(), |n| n.separate_with_commas());
+    // (None past 256 bits).
+    type Sums<'a> = (&'a str, &'a str, usize, Option<Total>, Option<Total>);
+    let mut totals: Vec<Sums> = Vec::new();
+    let text = |n: Option<Total>| n.map_or("2^256 or more".into(), |n| n.separate_with_commas());
     for p in plan {
         let Some(e) = table.entries.get(&Key::new(&p.board, &p.start)) else {
             continue;
         };
         // Loaded tables hold whole numbers only (`check_counts`).
-        let g: u128 = e.summary[games].parse().unwrap_or(0);
-        let w: u128 = e.summary[wins].parse().unwrap_or(0);
+        let g: Total = e.summary[games].parse().unwrap_or_default();
+        let w: Total = e.summary[wins].parse().unwrap_or_default();
         let s: usize = e.summary[size].parse().unwrap_or(0);
         out.push_str(&format!(
             "{:<10} {:<6} {:>5} {:>30} {:>26}\n",
@@ -1848,8 +1852,8 @@ pub fn summary_text(table: &Table, plan: &[Pair]) -> String {
             g.separate_with_commas(),
             w.separate_with_commas()
         ));
-        let weigh = |n: u128| n.checked_mul(s as u128);
-        let add = |a: Option<u128>, b: Option<u128>| a?.checked_add(b?);
+        let weigh = |n: Total| n.times(s as u64).ok();
+        let add = |a: Option<Total>, b: Option<Total>| a?.plus(b?).ok();
         match totals.last_mut() {
             Some(t) if t.1 == p.spec => {
                 t.2 += s;

@@ -17,6 +17,7 @@ use crate::games::notation;
 use crate::games::solve::{Goal, Outcome, jump_masks, search};
 use crate::geometry::bits::Bits;
 use crate::geometry::board::{Board, Jump, Pegs};
+use crate::total::Total;
 use std::collections::HashMap;
 
 type Table<K> = HashMap<K, (u128, K), ahash::RandomState>;
@@ -29,7 +30,7 @@ pub struct Extremes {
     /// The fewest jumps of any game.
     pub jumps: usize,
     /// How many games (jump sequences ending in a dead end) are that short.
-    pub games: u128,
+    pub games: Total,
     /// Distinct dead-end positions those games end in.
     pub dead_ends: u64,
     /// One such game.
@@ -44,7 +45,7 @@ impl Extremes {
     /// ```
     /// use pegsol::games::extremes::Extremes;
     /// // tri:5 from a1 (published): 14 pegs, 6 jumps to the first dead end.
-    /// let x = Extremes { start_pegs: 14, jumps: 6, games: 2, dead_ends: 1, example: vec![], end: 0 };
+    /// let x = Extremes { start_pegs: 14, jumps: 6, games: 2.into(), dead_ends: 1, example: vec![], end: 0 };
     /// assert_eq!(x.most_pegs_left(), 8);
     /// ```
     pub fn most_pegs_left(&self) -> usize {
@@ -63,7 +64,7 @@ impl Extremes {
 /// let b = Board::from_spec("tri:5").unwrap();
 /// let x = shortest_dead_end(&b, b.default_start(), &CountOptions::default()).unwrap();
 /// // published: corner start, 8 pegs left by 2 games (6 jumps)
-/// assert_eq!((x.jumps, x.most_pegs_left(), x.games), (6, 8, 2));
+/// assert_eq!((x.jumps, x.most_pegs_left(), x.games), (6, 8, 2.into()));
 /// ```
 pub fn shortest_dead_end(board: &Board, start: Pegs, opts: &CountOptions) -> Result<Extremes> {
     let opts = CountOptions {
@@ -76,7 +77,7 @@ pub fn shortest_dead_end(board: &Board, start: Pegs, opts: &CountOptions) -> Res
     let layer = counts
         .layers
         .iter()
-        .find(|l| l.games_ended > 0)
+        .find(|l| !l.games_ended.is_zero())
         .expect("the last layer of a sweep is dead ends");
     let example = match swept.least_dead_ends[0] {
         _ if layer.jumps == 0 => Vec::new(),
@@ -160,7 +161,7 @@ fn one_thread<T: Send>(f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
 /// use pegsol::{geometry::board::Board, games::extremes::shortest_dead_end_plain};
 /// let b = Board::from_spec("tri:5").unwrap();
 /// let x = shortest_dead_end_plain(&b, b.default_start(), u64::MAX).unwrap();
-/// assert_eq!((x.jumps, x.most_pegs_left(), x.games), (6, 8, 2));
+/// assert_eq!((x.jumps, x.most_pegs_left(), x.games), (6, 8, 2.into()));
 /// ```
 pub fn shortest_dead_end_plain(board: &Board, start: Pegs, max_memory: u64) -> Result<Extremes> {
     if board.holes() <= 64 {
@@ -190,7 +191,7 @@ fn sweep<K: Bits>(board: &Board, start: Pegs, max_memory: u64) -> Result<Extreme
     loop {
         let current = layers.last().expect("a layer");
         let mut next = Table::with_hasher(ahash::RandomState::with_seeds(3, 1, 4, 1));
-        let mut games = 0u128;
+        let mut games = Total::ZERO;
         let mut dead: Vec<K> = Vec::new();
         let over = |bytes: u64| {
             (bytes > max_memory || watch.over().is_some()).then(|| {
@@ -217,7 +218,7 @@ fn sweep<K: Bits>(board: &Board, start: Pegs, max_memory: u64) -> Result<Extreme
                 }
             }
             if !moved {
-                games = add(games, m)?;
+                games = games.plus_count(m)?;
                 dead.push(pos);
             }
         }

@@ -3,6 +3,7 @@
 
 use crate::geometry::board::Board;
 use crate::geometry::lattice::Lattice;
+use crate::total::Total;
 use std::fmt::Write;
 use thousands::Separable;
 
@@ -85,14 +86,15 @@ fn heat(t: f64) -> String {
 ///
 /// ```
 /// use pegsol::output::plot::pegs_left_chart;
-/// let series = vec![("tri:5".to_string(), vec![(1, 29_760), (2, 0), (3, 100), (4, 10)])];
+/// let points = [(1, 29_760), (2, 0), (3, 100), (4, 10)].map(|(p, g)| (p, g.into()));
+/// let series = vec![("tri:5".to_string(), points.to_vec())];
 /// let svg = pegs_left_chart("Games by pegs left", &series);
 /// assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
 /// assert!(svg.contains("<title>tri:5: 1 pegs left, 29,760 games</title>"));
 /// assert_eq!(svg.matches("<circle").count(), 3); // no point where no game ends
 /// assert_eq!(svg.matches("<polyline").count(), 1); // 3 to 4; 1 stands alone
 /// ```
-pub fn pegs_left_chart(title: &str, series: &[(String, Vec<(usize, u128)>)]) -> String {
+pub fn pegs_left_chart(title: &str, series: &[(String, Vec<(usize, Total)>)]) -> String {
     let (w, h) = (720.0, 440.0);
     let (left, right, top, bottom) = (80.0, 150.0, 40.0, 50.0);
     let max_pegs = series
@@ -103,7 +105,11 @@ pub fn pegs_left_chart(title: &str, series: &[(String, Vec<(usize, u128)>)]) -> 
         .max(2);
     let logs: Vec<f64> = series
         .iter()
-        .flat_map(|s| s.1.iter().filter(|p| p.1 > 0).map(|p| (p.1 as f64).log10()))
+        .flat_map(|s| {
+            s.1.iter()
+                .filter(|p| !p.1.is_zero())
+                .map(|p| p.1.to_f64().log10())
+        })
         .collect();
     let y_lo = logs
         .iter()
@@ -171,11 +177,11 @@ pub fn pegs_left_chart(title: &str, series: &[(String, Vec<(usize, u128)>)]) -> 
         // no game ends with.
         let mut runs: Vec<Vec<String>> = Vec::new();
         let mut last: Option<usize> = None;
-        for &(p, g) in points.iter().filter(|p| p.1 > 0) {
+        for &(p, g) in points.iter().filter(|p| !p.1.is_zero()) {
             if last.is_none_or(|l| l + 1 != p) {
                 runs.push(Vec::new());
             }
-            let point = format!("{:.1},{:.1}", px(p), py((g as f64).log10()));
+            let point = format!("{:.1},{:.1}", px(p), py(g.to_f64().log10()));
             runs.last_mut().expect("pushed").push(point);
             last = Some(p);
         }
@@ -186,12 +192,12 @@ pub fn pegs_left_chart(title: &str, series: &[(String, Vec<(usize, u128)>)]) -> 
                 run.join(" ")
             );
         }
-        for &(p, g) in points.iter().filter(|p| p.1 > 0) {
+        for &(p, g) in points.iter().filter(|p| !p.1.is_zero()) {
             let _ = writeln!(
                 s,
                 "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"{colour}\"><title>{}: {} pegs left, {} games</title></circle>",
                 px(p),
-                py((g as f64).log10()),
+                py(g.to_f64().log10()),
                 esc(label),
                 p,
                 g.separate_with_commas()
@@ -220,7 +226,7 @@ pub struct HeatPanel {
     /// Holes of the start's class.
     pub class_size: usize,
     /// Wins finishing in each hole (index = hole).
-    pub wins: Vec<u128>,
+    pub wins: Vec<Total>,
 }
 
 /// Wins by finishing hole drawn on the board, one panel per start class; darker = more
@@ -230,8 +236,8 @@ pub struct HeatPanel {
 /// ```
 /// use pegsol::{geometry::Board, output::plot::{finish_heat_maps, HeatPanel}};
 /// let b = Board::from_spec("tri:5").unwrap();
-/// let mut wins = vec![0; 15];
-/// (wins[0], wins[3]) = (6_816, 2_000);
+/// let mut wins = vec![0.into(); 15];
+/// (wins[0], wins[3]) = (6_816.into(), 2_000.into());
 /// let svg = finish_heat_maps(&b, &[HeatPanel { start: 0, class_size: 3, wins }]);
 /// assert!(svg.starts_with("<svg") && svg.contains("start a1 (class of 3)"));
 /// assert!(svg.contains("8,816 wins</text>"));
@@ -256,8 +262,10 @@ pub fn finish_heat_maps(board: &Board, panels: &[HeatPanel]) -> String {
     for (i, panel) in panels.iter().enumerate() {
         let ox = (i % per_row) as f64 * pw + (pw - bw) / 2.0;
         let oy = (i / per_row) as f64 * ph + 40.0;
-        let total: u128 = panel.wins.iter().sum();
-        let max = panel.wins.iter().copied().max().unwrap_or(0);
+        let max = panel.wins.iter().copied().max().unwrap_or_default();
+        // A table's wins by finish sum to its wins (checked when it is read); a sum past
+        // 2^256 could come only from a panel built by hand, and is drawn as the largest.
+        let total = Total::sum(panel.wins.iter().copied()).unwrap_or(max);
         let _ = writeln!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">start {} (class of {})</text>\
@@ -271,11 +279,11 @@ pub fn finish_heat_maps(board: &Board, panels: &[HeatPanel]) -> String {
             total.separate_with_commas()
         );
         for (hole, &(x, y)) in pos.iter().enumerate() {
-            let wins = panel.wins.get(hole).copied().unwrap_or(0);
-            let fill = if wins == 0 {
+            let wins = panel.wins.get(hole).copied().unwrap_or_default();
+            let fill = if wins.is_zero() {
                 "#e8e8e8".to_string()
             } else {
-                heat(wins as f64 / max as f64)
+                heat(wins.to_f64() / max.to_f64())
             };
             let (cx, cy) = (ox + (x + 0.5) * SCALE, oy + 34.0 + (y + 0.5) * SCALE);
             let stroke = if hole == panel.start {
@@ -290,14 +298,19 @@ pub fn finish_heat_maps(board: &Board, panels: &[HeatPanel]) -> String {
                 board.hole_name(hole),
                 wins.separate_with_commas()
             );
-            if wins > 0 {
-                let pct = wins * 100 / total.max(1);
-                let label = if pct == 0 {
+            if !wins.is_zero() {
+                // Rounded down: wins * 100 / total.
+                let pct = wins
+                    .times(100)
+                    .ok()
+                    .and_then(|w| w.checked_div(total))
+                    .unwrap_or_default();
+                let label = if pct.is_zero() {
                     "&lt;1".to_string()
                 } else {
                     pct.to_string()
                 };
-                let colour = if wins as f64 / max as f64 > 0.45 {
+                let colour = if wins.to_f64() / max.to_f64() > 0.45 {
                     "white"
                 } else {
                     "black"

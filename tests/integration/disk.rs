@@ -579,6 +579,47 @@ fn edited_checkpoints_are_refused() {
     assert_same_files(&whole, &out, "resumed from a checkpoint without a checksum");
 }
 
+/// Totals past 128 bits come out exact. No board small enough for a test has that many
+/// games (tri:9 has about 2^135, docs/experiments.md), so a checkpoint stands in for one:
+/// tri:7's, taken after its first dead ends (9 jumps, 2,268 games) and given 2^128 more
+/// games at 9 jumps (as a checkpoint of a pegsol before the checksum, which is resumed when
+/// consistent). The resumed count reports, to the digit, 2^128 more games, games leaving 18
+/// pegs, shortest games and games ended at 9 jumps than the uninterrupted count, and every
+/// other figure unchanged. Before the statistics held 256 bits, such a checkpoint was
+/// refused (its games were not a `u128`), and `Counts::games` summed the layers unchecked.
+#[test]
+fn totals_past_128_bits_are_exact() {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    run_into(tmp.path(), &TRI7, &whole);
+    let work = tmp.path().join("work");
+    let out = tmp.path().join("out");
+    assert!(kill_at_layer(&work, &out, 10), "killed before layer 10");
+    let path = sweep_folder(&work).unwrap().join("checkpoint.json");
+    let mut ck: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
+    ck.as_object_mut().unwrap().shift_remove("crc32");
+    let row = &mut ck["progress"]["layers"][0][9];
+    assert_eq!(row[3], "2268", "{row}");
+    row[3] = serde_json::json!("340282366920938463463374607431768213724"); // 2^128 + 2,268
+    std::fs::write(&path, serde_json::to_string_pretty(&ck).unwrap()).unwrap();
+    tri7_into(&work, &out).arg("-q").assert().success();
+    // 15,329,604,581,324,902,942 games (results/summary.csv) plus 2^128.
+    let games = "340282366920938463478704212013093114398";
+    let shortest = "340282366920938463463374607431768213724";
+    let plus = |text: String| {
+        text.replace(",15329604581324902942,", &format!(",{games},"))
+            .replace(",2268,", &format!(",{shortest},"))
+            .replace(",2268\n", &format!(",{shortest}\n"))
+    };
+    for file in FILES {
+        let want = plus(read(&whole.join(file)));
+        assert_eq!(read(&out.join(file)), want, "{file}");
+    }
+    let summary = read(&out.join("summary.csv"));
+    assert_eq!(summary.matches(games).count(), 1, "{summary}");
+    assert_eq!(summary.matches(shortest).count(), 2, "{summary}");
+}
+
 /// A sweep's folder is named after its board and starts; a long board file name (or a
 /// long list of starts) once made a name past the file system's 255 bytes, and the run on
 /// disk failed where the same run in memory succeeded. Long names are shortened.

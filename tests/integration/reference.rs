@@ -3,6 +3,7 @@
 
 use crate::common::run;
 use pegsol::geometry::board::{Board, Pegs};
+use pegsol::total::Total;
 use std::collections::{BTreeMap, HashSet};
 
 /// What the brute force gathers: per depth the set of positions and the games ending there,
@@ -86,10 +87,10 @@ fn compare(spec: &str, hole: &str) -> (u128, u128) {
                 "{what}: dead ends at {d}"
             );
         }
-        let finish: Vec<(String, u128)> = brute
+        let finish: Vec<(String, Total)> = brute
             .finish
             .iter()
-            .map(|(&h, &w)| (board.hole_name(h), w))
+            .map(|(&h, &w)| (board.hole_name(h), w.into()))
             .collect();
         assert_eq!(c.finish, finish, "{what}: wins by finishing hole");
         assert_eq!(

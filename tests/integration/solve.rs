@@ -8,6 +8,7 @@ use pegsol::games::minmoves::{Ends, min_moves};
 use pegsol::games::notation;
 use pegsol::games::solve::{Goal, Outcome, count_sequences, search};
 use pegsol::geometry::board::{Board, Pegs, bit};
+use pegsol::total::Total;
 use predicates::prelude::*;
 
 fn stdout_of(args: &[&str]) -> (String, i32) {
@@ -145,7 +146,7 @@ fn games_leaving_k_pegs_agree_with_count() {
                 let games = ends
                     .iter()
                     .find(|&&(p, _)| p == k as usize)
-                    .map_or(0, |e| e.1);
+                    .map_or(Total::ZERO, |e| e.1);
                 let goal = Goal::pegs_anywhere(&b, k);
                 let what = format!("{spec} {name} leaving {k}");
                 match search(&b, start, goal, 1 << 26).unwrap().outcome {

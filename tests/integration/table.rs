@@ -760,6 +760,68 @@ fn assert_refused(dir: &Path, boards: &[&str], format: &str, message: &str) {
     }
 }
 
+/// A table's counts and its `all` rows are exact past 128 bits. tri:5 from a1 is given
+/// 2^128 more wins in each of its files, consistently (summary, pegs left, finish c5, the
+/// last depth): `table` and `report` read it, and the board's total over its 15 starts
+/// (a1's class holds 3) is 3 * 2^128 more wins and games, to the digit. Before the
+/// statistics held 256 bits, both refused such a table ("not a count").
+#[test]
+fn table_totals_past_128_bits_are_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path(), &["tri:4..5"]).assert().success();
+    let (games, wins) = (
+        "340282366920938463463374607431768780086", // 568,630 + 2^128
+        "340282366920938463463374607431768241216", // 29,760 + 2^128
+    );
+    for (file, from, to) in [
+        (
+            "summary.csv",
+            "tri:5,a1,3016,1544,568630,29760,".to_string(),
+            format!("tri:5,a1,3016,1544,{games},{wins},"),
+        ),
+        (
+            "pegs_left.csv",
+            "tri:5,a1,1,29760\n".into(),
+            format!("tri:5,a1,1,{wins}\n"),
+        ),
+        (
+            "finish.csv",
+            "tri:5,a1,c5,16128\n".into(),
+            "tri:5,a1,c5,340282366920938463463374607431768227584\n".into(),
+        ),
+        (
+            "depth.csv",
+            "tri:5,a1,13,4,3,29760,".into(),
+            format!("tri:5,a1,13,4,3,{wins},"),
+        ),
+    ] {
+        let path = dir.path().join(file);
+        let text = read(&path);
+        assert!(text.contains(&from), "{file}: {text}");
+        std::fs::write(&path, text.replacen(&from, &to, 1)).unwrap();
+    }
+    // 438,984 wins and 7,335,390 games over the 15 starts (published), plus 3 * 2^128.
+    let (all_wins, all_games) = (
+        "1020847100762815390390123822295305073352",
+        "1020847100762815390390123822295311969758",
+    );
+    let out = table(dir.path(), &["tri:4..5"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listing = String::from_utf8_lossy(&out.stdout).replace(',', "");
+    assert!(listing.contains(&format!("{all_games} ")), "{listing}");
+    assert!(listing.trim_end().ends_with(all_wins), "{listing}");
+    pegsol().arg("report").arg(dir.path()).assert().success();
+    let comparison = read(&dir.path().join("comparison.csv"));
+    assert!(
+        comparison.contains(&format!("\ntri:5,all,15,{all_wins},{all_games},100.0000,")),
+        "{comparison}"
+    );
+}
+
 /// Numbers that read as counts but cannot be right are refused with one line naming the
 /// file, the pair and both figures, by `table` and by `report`, in CSV and in JSON: a start
 /// class size other than the size of the start's class (one past 64 bits was shown wrapped
@@ -875,11 +937,21 @@ fn tables_with_impossible_values_are_refused() {
         "tri:5,a1,a1,6817\n",
         "DIR/finish.csv: tri:5 a1: the wins per finish sum to 29761, summary.csv says 29760",
     );
+    // Sums are exact past 128 bits (the other finishes of tri:5 a1 win 22,944 times) and
+    // refused past 256.
     damage(
         "finish.csv",
         "tri:5,a1,a1,6816\n",
         &format!("tri:5,a1,a1,{u128_max}\n"),
-        "DIR/finish.csv: tri:5 a1: the wins per finish sum to 2^128 or more, summary.csv \
+        "DIR/finish.csv: tri:5 a1: the wins per finish sum to \
+         340282366920938463463374607431768234399, summary.csv says 29760",
+    );
+    let u256_max = "115792089237316195423570985008687907853269984665640564039457584007913129639935";
+    damage(
+        "finish.csv",
+        "tri:5,a1,a1,6816\n",
+        &format!("tri:5,a1,a1,{u256_max}\n"),
+        "DIR/finish.csv: tri:5 a1: the wins per finish sum to 2^256 or more, summary.csv \
          says 29760",
     );
     damage(
