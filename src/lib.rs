@@ -29,11 +29,16 @@
 
 /// `eprintln!` that never panics: the crate's notes and errors go to stderr, and when
 /// stderr is closed or full (`2>/dev/full`) they are lost, where std's macro would panic.
-/// Defined before the modules, it stands for std's in all of them.
+/// The line is formatted first and written in one call, so that the lines of processes
+/// sharing a stderr (the ranks of an MPI job) do not break into each other: `writeln!` on
+/// unbuffered stderr wrote each piece of the format apart ("rank rank 0 of 2: ...\n1 of
+/// 2"). Defined before the modules, it stands for std's in all of them.
 macro_rules! eprintln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let mut line = format!($($arg)*);
+        line.push('\n');
+        let _ = std::io::stderr().write_all(line.as_bytes());
     }};
 }
 

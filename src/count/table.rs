@@ -1827,10 +1827,8 @@ pub fn summary_text(table: &Table, plan: &[Pair]) -> String {
     let header = summary_header();
     let col = |name: &str| header.iter().position(|h| *h == name).expect("column") - 2;
     let (games, wins, size) = (col("games"), col("wins"), col(CLASS_SIZE_COLUMN));
-    let mut out = format!(
-        "{:<10} {:<6} {:>5} {:>30} {:>26}\n",
-        "board", "start", "class", "games", "wins"
-    );
+    // Rows of (board, start, class, games, wins), laid out once all are known.
+    let mut rows: Vec<[String; 5]> = Vec::new();
     // Per board (name, spec): holes covered, then games and wins weighted by class size
     // (None past 256 bits).
     type Sums<'a> = (&'a str, &'a str, usize, Option<Total>, Option<Total>);
@@ -1844,14 +1842,13 @@ pub fn summary_text(table: &Table, plan: &[Pair]) -> String {
         let g: Total = e.summary[games].parse().unwrap_or_default();
         let w: Total = e.summary[wins].parse().unwrap_or_default();
         let s: usize = e.summary[size].parse().unwrap_or(0);
-        out.push_str(&format!(
-            "{:<10} {:<6} {:>5} {:>30} {:>26}\n",
-            p.board,
-            p.start,
-            s,
+        rows.push([
+            p.board.clone(),
+            p.start.clone(),
+            s.to_string(),
             g.separate_with_commas(),
-            w.separate_with_commas()
-        ));
+            w.separate_with_commas(),
+        ]);
         let weigh = |n: Total| n.times(s as u64).ok();
         let add = |a: Option<Total>, b: Option<Total>| a?.plus(b?).ok();
         match totals.last_mut() {
@@ -1866,15 +1863,27 @@ pub fn summary_text(table: &Table, plan: &[Pair]) -> String {
     for (board, spec, holes, g, w) in totals {
         let complete = Board::from_spec(spec).is_ok_and(|b| b.holes() == holes);
         if complete {
-            out.push_str(&format!(
-                "{:<10} {:<6} {:>5} {:>30} {:>26}\n",
-                board,
-                "all",
-                holes,
+            rows.push([
+                board.into(),
+                "all".into(),
+                holes.to_string(),
                 text(g),
-                text(w)
-            ));
+                text(w),
+            ]);
         }
+    }
+    // Columns as wide as their widest figure (games past 2^128 take 51 characters).
+    let width = |i: usize, least: usize| rows.iter().map(|r| r[i].len()).fold(least, usize::max);
+    let (gw, ww) = (width(3, 30), width(4, 26));
+    let line = |r: [&str; 5]| {
+        format!(
+            "{:<10} {:<6} {:>5} {:>gw$} {:>ww$}\n",
+            r[0], r[1], r[2], r[3], r[4]
+        )
+    };
+    let mut out = line(["board", "start", "class", "games", "wins"]);
+    for r in &rows {
+        out.push_str(&line([&r[0], &r[1], &r[2], &r[3], &r[4]]));
     }
     out
 }
