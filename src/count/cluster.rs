@@ -143,8 +143,10 @@ impl Session {
             Err(e) if self.cluster.size > 1 => {
                 if matches!(e, Error::Input(_)) && self.cluster.rank > 0 {
                     // Bad input is every rank's: let rank 0 say it alone, unless it does not
-                    // stop the job within a second.
-                    std::thread::sleep(std::time::Duration::from_secs(1));
+                    // stop the job within five seconds. (One second was too short for
+                    // OpenMPI's abort to reach rank 1 on a loaded 2-core machine: both
+                    // ranks said it.)
+                    std::thread::sleep(std::time::Duration::from_secs(5));
                 }
                 e.report(Some((self.cluster.rank, self.cluster.size)));
                 self.cluster.abort(e.exit_code())
