@@ -68,7 +68,7 @@ pub fn share(wins: Total, games: Total) -> String {
         return if games.is_zero() {
             "0.0000".into()
         } else {
-            "more than 10^72".into()
+            "more than 10^73".into() // 2^256 units of 10^-4 %
         };
     };
     let digits = format!("{units:0>5}");
