@@ -1,17 +1,16 @@
-//! [`Total`]: a sum of jump-sequence counts, 256 bits wide.
+//! [`Total`]: a count of jump sequences, 256 bits wide.
 //!
-//! Each orbit of a layer carries its count in a `u128` (and a count past 128 bits stops the
-//! sweep with [`Error::Overflow`]), but the statistics add those counts over every orbit of
-//! a layer, over every layer and over the starts of a table, and such sums outgrow 128
-//! bits first: tri:9 from a1 has about 2^135 games (a Monte Carlo estimate, Knuth's
-//! estimator over 20,000 random games; docs/experiments.md, "Totals past 128 bits"),
-//! though no single orbit's count comes near 2^128. A layer's sum is below 2^192 (fewer
-//! than 2^64 orbits of counts below 2^128), and so is any sum of fewer than 2^64 of them,
-//! so 256 bits hold every total a sweep can make; the additions are still checked.
+//! Both an orbit's count and the statistics' sums are `Total`s. tri:9 from a1 has about
+//! 2^135 games (a Monte Carlo estimate, Knuth's estimator over 20,000 random games;
+//! docs/experiments.md, "Totals past 128 bits"), and its largest orbits in the last layers
+//! may pass 2^128 too. The engine keeps an orbit's count mostly in one 32- or 64-bit lane
+//! and only the rest, for the few entries that carry, as a `Total` (`count::sweep`), so the
+//! width costs the common count nothing. Every addition is checked: past 2^256 a run stops
+//! with [`Error::Overflow`], never wrapped.
 //!
-//! The arithmetic is [`ruint`]'s; this type adds what the statistics need: strict decimal
-//! text (CSV files, checkpoints), comparisons with `u128`, and checked operations that fail
-//! with [`Error::Overflow`].
+//! The arithmetic is [`ruint`]'s; this type adds what the counts need: strict decimal text
+//! (CSV files, checkpoints), LEB128 varints (layer files), comparisons with `u128`, and
+//! checked operations that fail with [`Error::Overflow`].
 
 use crate::error::{Error, Result};
 use ruint::aliases::U256;
@@ -166,6 +165,136 @@ impl Total {
     /// The value of 32 little-endian bytes ([`Total::to_le_bytes`]).
     pub fn from_le_bytes(bytes: [u8; 32]) -> Total {
         Total(U256::from_le_bytes(bytes))
+    }
+
+    /// Appends the value as an unsigned LEB128 varint (the counts in a layer file): seven
+    /// bits a byte, low bits first, the top bit set on every byte but the last. Below
+    /// 2^128 the bytes are `unsigned-varint`'s; a value up to 2^256 takes at most 37.
+    ///
+    /// ```
+    /// use pegsol::total::Total;
+    /// let mut out = Vec::new();
+    /// Total::from(300).write_varint(&mut out);
+    /// assert_eq!(out, [0xac, 0x02]);
+    /// out.clear();
+    /// Total::from(u128::MAX).times(2).unwrap().write_varint(&mut out); // 2^129 - 2
+    /// assert_eq!(out.len(), 19);
+    /// ```
+    #[inline]
+    pub fn write_varint(self, out: &mut Vec<u8>) {
+        if let Some(n) = self.to_u128() {
+            let mut buf = unsigned_varint::encode::u128_buffer();
+            out.extend_from_slice(unsigned_varint::encode::u128(n, &mut buf));
+            return;
+        }
+        let mut x = self.0;
+        loop {
+            let byte = x.as_limbs()[0] as u8 & 0x7f;
+            x >>= 7;
+            if x.is_zero() {
+                out.push(byte);
+                return;
+            }
+            out.push(byte | 0x80);
+        }
+    }
+
+    /// Reads a varint that [`Total::write_varint`] wrote off the front of `bytes`: the value
+    /// and the bytes after it. `None` when the bytes end inside it, when it does not fit
+    /// 256 bits, or when it has a needless trailing zero byte (as `unsigned-varint` refuses
+    /// one).
+    ///
+    /// ```
+    /// use pegsol::total::Total;
+    /// let big = Total::from(u128::MAX).times(1 << 40).unwrap();
+    /// let mut bytes = Vec::new();
+    /// big.write_varint(&mut bytes);
+    /// Total::from(7).write_varint(&mut bytes);
+    /// let (first, rest) = Total::read_varint(&bytes).unwrap();
+    /// assert_eq!((first, rest), (big, &[7u8][..]));
+    /// assert_eq!(Total::read_varint(&[0x80]), None); // ends inside
+    /// assert_eq!(Total::read_varint(&[0x80, 0x00]), None); // not minimal
+    /// assert_eq!(Total::read_varint(&[0xff; 37]), None); // past 2^256
+    /// let mut top = vec![0xff; 18];
+    /// top.push(0x7f); // 19 bytes: 2^133 - 1, past u128 and still read exactly
+    /// assert_eq!(Total::read_varint(&top).unwrap().0.to_string(),
+    ///            "10889035741470030830827987437816582766591");
+    /// ```
+    #[inline]
+    pub fn read_varint(bytes: &[u8]) -> Option<(Total, &[u8])> {
+        use unsigned_varint::decode::{Error::Overflow, u128};
+        // `unsigned-varint` drops the bits of a 19th byte past 128 instead of refusing
+        // them, so it is trusted with 18 bytes (126 bits) at most.
+        match u128(bytes) {
+            Ok((n, rest)) if bytes.len() - rest.len() < 19 => Some((Total::from(n), rest)),
+            Ok(_) | Err(Overflow) => Total::read_wide_varint(bytes),
+            Err(_) => None,
+        }
+    }
+
+    /// [`Total::read_varint`] for the values that `unsigned-varint` cannot take.
+    #[cold]
+    fn read_wide_varint(bytes: &[u8]) -> Option<(Total, &[u8])> {
+        let mut x = U256::ZERO;
+        for (i, &b) in bytes.iter().enumerate().take(37) {
+            let part = U256::from(b & 0x7f);
+            let shift = 7 * i;
+            // The 37th byte holds the top 4 bits: anything above them is past 2^256.
+            if shift + 7 > 256 && b & 0x7f >= 1 << (256 - shift) {
+                return None;
+            }
+            x |= part << shift;
+            if b & 0x80 == 0 {
+                if b == 0 && i > 0 {
+                    return None;
+                }
+                return Some((Total(x), &bytes[i + 1..]));
+            }
+        }
+        None
+    }
+
+    /// The low 128 bits (the engine keeps an orbit's count as low lanes and a high part).
+    #[inline]
+    pub(crate) fn low_u128(self) -> u128 {
+        let limbs = self.0.as_limbs();
+        u128::from(limbs[0]) | u128::from(limbs[1]) << 64
+    }
+
+    /// `self >> bits`.
+    #[inline]
+    pub(crate) fn shr(self, bits: u32) -> Total {
+        Total(self.0 >> bits as usize)
+    }
+
+    /// `low + high * 2^bits`, where `low < 2^bits` and the sum fits (the engine's high
+    /// parts are checked to fit when they are added).
+    #[inline]
+    pub(crate) fn join(low: u128, high: Total, bits: u32) -> Total {
+        debug_assert!(bits >= 128 || low >> bits == 0);
+        debug_assert!(high.0.bit_len() + bits as usize <= 256);
+        Total((high.0 << bits as usize) | U256::from(low))
+    }
+
+    /// Whether the value is below `2^bits`.
+    #[inline]
+    pub(crate) fn fits(self, bits: u32) -> bool {
+        let l = self.0.as_limbs();
+        match bits {
+            0..128 => l[2] | l[3] == 0 && self.low_u128() >> bits == 0,
+            _ => self.0.bit_len() <= bits as usize,
+        }
+    }
+
+    /// `self / d` for a small `d` that divides it exactly (an orbit's count over its size).
+    #[inline]
+    pub(crate) fn div_exact(self, d: u64) -> Total {
+        let q = match self.to_u128() {
+            Some(n) => Total::from(n / u128::from(d)),
+            None => Total(self.0 / U256::from(d)),
+        };
+        debug_assert_eq!(q.0 * U256::from(d), self.0);
+        q
     }
 }
 

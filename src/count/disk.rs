@@ -8,25 +8,27 @@
 //! Each shard file starts with a [`HEADER`]-byte header (JSON, padded with spaces): the
 //! format, the sweep's identity (board, starts, lanes, key encoding), the layer, the shard,
 //! the number of entries, the payload's length and its CRC-32. Then come the entries: the
-//! stored key in little-endian bytes, then one LEB128 varint per start. A file whose header
-//! does not match the sweep, whose length is wrong or whose checksum fails is refused with
-//! one line ([`Error::Disk`]); it is never read as data.
+//! stored key in little-endian bytes, then one LEB128 varint per start (a count is 256-bit,
+//! up to 37 bytes: [`Total::write_varint`]). A file whose header does not match the sweep,
+//! whose length is wrong or whose checksum fails is refused with one line
+//! ([`Error::Disk`]); it is never read as data.
 //!
 //! ```
+//! let t = |n: u128| pegsol::total::Total::from(n); // counts are 256-bit `Total`s
 //! use pegsol::count::disk::{Identity, ShardWriter, ShardReader};
 //! let dir = tempfile::tempdir().unwrap();
 //! let id = Identity::new("tri:5 (test)", &[1, 2], "u32 keys");
 //! let path = dir.path().join("shard-00");
 //! let mut w = ShardWriter::create(&path, &id, 3, 0)?;
-//! w.push(7, 4, &[5, 1 << 100])?;
-//! w.push(9, 4, &[0, 1])?;
+//! w.push(7, 4, &[t(5), t(1 << 100)])?;
+//! w.push(9, 4, &[t(0), t(1)])?;
 //! assert_eq!(w.finish()?.entries, 2);
 //! let mut r = ShardReader::open(&path, &id, 3, 0)?;
 //! let mut all = Vec::new();
 //! while let Some(entry) = r.next(4, 2)? {
 //!     all.push(entry);
 //! }
-//! assert_eq!(all, [(7, vec![5, 1 << 100]), (9, vec![0, 1])]);
+//! assert_eq!(all, [(7, vec![t(5), t(1 << 100)]), (9, vec![t(0), t(1)])]);
 //! # Ok::<(), pegsol::error::Error>(())
 //! ```
 
@@ -177,25 +179,24 @@ impl ShardWriter {
     /// Appends one entry: the stored key's low `key_bytes` bytes and one count per start.
     ///
     /// ```
+    /// # let t = |n: u128| pegsol::total::Total::from(n);
     /// use pegsol::count::disk::{Identity, ShardWriter};
     /// let dir = tempfile::tempdir().unwrap();
     /// let id = Identity::new("tri:5", &[1, 2], "u32");
     /// let mut w = ShardWriter::create(&dir.path().join("shard-00"), &id, 3, 0)?;
-    /// w.push(7, 4, &[5, 1])?; // 4 key bytes, then one varint byte per count
-    /// w.push(9, 4, &[300, 0])?; // 300 takes two varint bytes
+    /// w.push(7, 4, &[t(5), t(1)])?; // 4 key bytes, then one varint byte per count
+    /// w.push(9, 4, &[t(300), t(0)])?; // 300 takes two varint bytes
     /// let written = w.finish()?;
     /// assert_eq!((written.entries, written.bytes), (2, 512 + 6 + 7));
     /// # Ok::<(), pegsol::error::Error>(())
     /// ```
     #[inline]
-    pub fn push(&mut self, key: u128, key_bytes: usize, counts: &[u128]) -> Result<()> {
+    pub fn push(&mut self, key: u128, key_bytes: usize, counts: &[Total]) -> Result<()> {
         self.scratch.clear();
         self.scratch
             .extend_from_slice(&key.to_le_bytes()[..key_bytes]);
-        let mut buf = unsigned_varint::encode::u128_buffer();
         for &c in counts {
-            self.scratch
-                .extend_from_slice(unsigned_varint::encode::u128(c, &mut buf));
+            c.write_varint(&mut self.scratch);
         }
         self.header.entries += 1;
         self.out
@@ -206,12 +207,13 @@ impl ShardWriter {
     /// Bytes written so far, header included.
     ///
     /// ```
+    /// # let t = |n: u128| pegsol::total::Total::from(n);
     /// use pegsol::count::disk::{Identity, ShardWriter, HEADER};
     /// let dir = tempfile::tempdir().unwrap();
     /// let id = Identity::new("tri:5", &[1], "u32");
     /// let mut w = ShardWriter::create(&dir.path().join("shard-00"), &id, 3, 0)?;
     /// assert_eq!(w.bytes(), HEADER as u64);
-    /// w.push(7, 4, &[5])?;
+    /// w.push(7, 4, &[t(5)])?;
     /// assert_eq!(w.bytes(), HEADER as u64 + 5);
     /// assert_eq!(w.finish()?.bytes, HEADER as u64 + 5);
     /// # Ok::<(), pegsol::error::Error>(())
@@ -223,11 +225,12 @@ impl ShardWriter {
     /// Writes the header, syncs the file and gives it its name.
     ///
     /// ```
+    /// # let t = |n: u128| pegsol::total::Total::from(n);
     /// use pegsol::count::disk::{Identity, ShardWriter, Written};
     /// let dir = tempfile::tempdir().unwrap();
     /// let path = dir.path().join("shard-00");
     /// let mut w = ShardWriter::create(&path, &Identity::new("tri:5", &[1], "u32"), 3, 0)?;
-    /// w.push(7, 4, &[5])?;
+    /// w.push(7, 4, &[t(5)])?;
     /// assert_eq!(w.finish()?, Written { entries: 1, bytes: 517 });
     /// assert_eq!(std::fs::metadata(&path).unwrap().len(), 517);
     /// # Ok::<(), pegsol::error::Error>(())
@@ -277,6 +280,8 @@ pub struct ShardReader {
     buf: Vec<u8>,
     at: usize,
     read: u64,
+    /// Whether the file has been read to its end: then nothing is left to fill with.
+    eof: bool,
     left: u64,
 }
 
@@ -285,13 +290,14 @@ impl ShardReader {
     /// its header says otherwise or its length does not match.
     ///
     /// ```
+    /// # let t = |n: u128| pegsol::total::Total::from(n);
     /// # use pegsol::count::disk::{Identity, ShardReader, ShardWriter};
     /// # let dir = tempfile::tempdir().unwrap();
     /// # let path = dir.path().join("shard-05");
     /// # let id = Identity::new("tri:5", &[1, 2], "u32");
     /// # let mut w = ShardWriter::create(&path, &id, 3, 5)?;
-    /// # w.push(7, 4, &[5, 1 << 100])?;
-    /// # w.push(9, 4, &[0, 1])?;
+    /// # w.push(7, 4, &[t(5), t(1 << 100)])?;
+    /// # w.push(9, 4, &[t(0), t(1)])?;
     /// # w.finish()?;
     /// assert!(ShardReader::open(&path, &id, 3, 5).is_ok());
     /// // Another sweep's file, or another layer's, is refused.
@@ -347,6 +353,7 @@ impl ShardReader {
             buf: Vec::new(),
             at: 0,
             read: 0,
+            eof: false,
         })
     }
 
@@ -360,13 +367,20 @@ impl ShardReader {
     /// Makes at least `want` bytes available at `self.at` (fewer only at the end of the
     /// file).
     fn fill(&mut self, want: usize) -> Result<()> {
-        if self.buf.len() - self.at >= want {
+        // At the end of the file the last entries are shorter than `want`; refilling for
+        // each of them zeroed a megabyte a time, most of a small sweep's time on disk.
+        if self.buf.len() - self.at >= want || self.eof {
             return Ok(());
         }
         self.buf.drain(..self.at);
         self.at = 0;
         let have = self.buf.len();
-        self.buf.resize(have + (1 << 20).max(want), 0);
+        // No more than the header says is left (and a byte, to see one more than that).
+        let left = self.header.bytes.saturating_sub(self.read) + 1;
+        let room = (1 << 20)
+            .max(want)
+            .min(usize::try_from(left).unwrap_or(usize::MAX));
+        self.buf.resize(have + room, 0);
         let mut filled = have;
         while filled < self.buf.len() {
             let n = self
@@ -374,6 +388,7 @@ impl ShardReader {
                 .read(&mut self.buf[filled..])
                 .map_err(|e| io_error(&self.path, "read", e))?;
             if n == 0 {
+                self.eof = true;
                 break;
             }
             self.crc.update(&self.buf[filled..filled + n]);
@@ -388,23 +403,24 @@ impl ShardReader {
     /// last, once the checksum has been checked.
     ///
     /// ```
+    /// # let t = |n: u128| pegsol::total::Total::from(n);
     /// # use pegsol::count::disk::{Identity, ShardReader, ShardWriter};
     /// # let dir = tempfile::tempdir().unwrap();
     /// # let path = dir.path().join("shard-05");
     /// # let id = Identity::new("tri:5", &[1, 2], "u32");
     /// # let mut w = ShardWriter::create(&path, &id, 3, 5)?;
-    /// # w.push(7, 4, &[5, 1 << 100])?;
-    /// # w.push(9, 4, &[0, 1])?;
+    /// # w.push(7, 4, &[t(5), t(1 << 100)])?;
+    /// # w.push(9, 4, &[t(0), t(1)])?;
     /// # w.finish()?;
     /// // Two entries written: 7 with counts [5, 2^100], 9 with [0, 1].
     /// let mut r = ShardReader::open(&path, &id, 3, 5)?;
-    /// assert_eq!(r.next(4, 2)?, Some((7, vec![5, 1 << 100])));
-    /// assert_eq!(r.next(4, 2)?, Some((9, vec![0, 1])));
+    /// assert_eq!(r.next(4, 2)?, Some((7, vec![t(5), t(1 << 100)])));
+    /// assert_eq!(r.next(4, 2)?, Some((9, vec![t(0), t(1)])));
     /// assert_eq!(r.next(4, 2)?, None);
     /// # Ok::<(), pegsol::error::Error>(())
     /// ```
-    pub fn next(&mut self, key_bytes: usize, lanes: usize) -> Result<Option<(u128, Vec<u128>)>> {
-        let mut counts = vec![0u128; lanes];
+    pub fn next(&mut self, key_bytes: usize, lanes: usize) -> Result<Option<(u128, Vec<Total>)>> {
+        let mut counts = vec![Total::ZERO; lanes];
         Ok(self
             .next_into(key_bytes, &mut counts)?
             .map(|key| (key, counts)))
@@ -414,26 +430,27 @@ impl ShardReader {
     /// after the last, once the checksum has been checked.
     ///
     /// ```
+    /// # let t = |n: u128| pegsol::total::Total::from(n);
     /// # use pegsol::count::disk::{Identity, ShardReader, ShardWriter};
     /// # let dir = tempfile::tempdir().unwrap();
     /// # let path = dir.path().join("shard-05");
     /// # let id = Identity::new("tri:5", &[1, 2], "u32");
     /// # let mut w = ShardWriter::create(&path, &id, 3, 5)?;
-    /// # w.push(7, 4, &[5, 1 << 100])?;
-    /// # w.push(9, 4, &[0, 1])?;
+    /// # w.push(7, 4, &[t(5), t(1 << 100)])?;
+    /// # w.push(9, 4, &[t(0), t(1)])?;
     /// # w.finish()?;
     /// // Two entries written: 7 with counts [5, 2^100], 9 with [0, 1].
     /// let mut r = ShardReader::open(&path, &id, 3, 5)?;
-    /// let mut counts = [0u128; 2];
+    /// let mut counts = [t(0); 2];
     /// assert_eq!(r.next_into(4, &mut counts)?, Some(7));
-    /// assert_eq!(counts, [5, 1 << 100]);
+    /// assert_eq!(counts, [t(5), t(1 << 100)]);
     /// assert_eq!(r.next_into(4, &mut counts)?, Some(9));
-    /// assert_eq!(counts, [0, 1]);
+    /// assert_eq!(counts, [t(0), t(1)]);
     /// assert_eq!(r.next_into(4, &mut counts)?, None);
     /// # Ok::<(), pegsol::error::Error>(())
     /// ```
     #[inline]
-    pub fn next_into(&mut self, key_bytes: usize, counts: &mut [u128]) -> Result<Option<u128>> {
+    pub fn next_into(&mut self, key_bytes: usize, counts: &mut [Total]) -> Result<Option<u128>> {
         if self.left == 0 {
             self.fill(1)?;
             if self.at < self.buf.len() || self.read != self.header.bytes {
@@ -444,7 +461,7 @@ impl ShardReader {
             }
             return Ok(None);
         }
-        self.fill(key_bytes + 19 * counts.len())?;
+        self.fill(key_bytes + 37 * counts.len())?;
         let rest = &self.buf[self.at..];
         let Some(bytes) = rest.get(..key_bytes) else {
             return Err(self.corrupt("it ends inside an entry"));
@@ -453,8 +470,7 @@ impl ShardReader {
         key[..key_bytes].copy_from_slice(bytes);
         let mut rest = &rest[key_bytes..];
         for c in counts.iter_mut() {
-            let (v, after) =
-                unsigned_varint::decode::u128(rest).map_err(|_| self.corrupt("bad count"))?;
+            let (v, after) = Total::read_varint(rest).ok_or_else(|| self.corrupt("bad count"))?;
             *c = v;
             rest = after;
         }
@@ -466,13 +482,14 @@ impl ShardReader {
     /// Reads the whole file and checks its checksum.
     ///
     /// ```
+    /// # let t = |n: u128| pegsol::total::Total::from(n);
     /// # use pegsol::count::disk::{Identity, ShardReader, ShardWriter};
     /// # let dir = tempfile::tempdir().unwrap();
     /// # let path = dir.path().join("shard-05");
     /// # let id = Identity::new("tri:5", &[1, 2], "u32");
     /// # let mut w = ShardWriter::create(&path, &id, 3, 5)?;
-    /// # w.push(7, 4, &[5, 1 << 100])?;
-    /// # w.push(9, 4, &[0, 1])?;
+    /// # w.push(7, 4, &[t(5), t(1 << 100)])?;
+    /// # w.push(9, 4, &[t(0), t(1)])?;
     /// # w.finish()?;
     /// // Two entries written.
     /// assert_eq!(ShardReader::open(&path, &id, 3, 5)?.verify(4, 2)?, 2);
@@ -492,20 +509,21 @@ impl ShardReader {
     /// checksum made again passes the checksum, not a check of what its entries must be.
     ///
     /// ```
+    /// # let t = |n: u128| pegsol::total::Total::from(n);
     /// # use pegsol::count::disk::{Identity, ShardReader, ShardWriter};
     /// # let dir = tempfile::tempdir().unwrap();
     /// # let path = dir.path().join("shard-05");
     /// # let id = Identity::new("tri:5", &[1, 2], "u32");
     /// # let mut w = ShardWriter::create(&path, &id, 3, 5)?;
-    /// # w.push(7, 4, &[5, 1 << 100])?;
-    /// # w.push(9, 4, &[0, 1])?;
+    /// # w.push(7, 4, &[t(5), t(1 << 100)])?;
+    /// # w.push(9, 4, &[t(0), t(1)])?;
     /// # w.finish()?;
-    /// let odd = |key: u128, _: &[u128]| match key % 2 {
+    /// let odd = |key: u128, _: &[pegsol::total::Total]| match key % 2 {
     ///     1 => Ok(()),
     ///     _ => Err(format!("key {key} is even")),
     /// };
     /// assert_eq!(ShardReader::open(&path, &id, 3, 5)?.verify_with(4, 2, odd)?, 2);
-    /// let small = |key: u128, _: &[u128]| match key < 8 {
+    /// let small = |key: u128, _: &[pegsol::total::Total]| match key < 8 {
     ///     true => Ok(()),
     ///     false => Err(format!("key {key} is too large")),
     /// };
@@ -517,9 +535,9 @@ impl ShardReader {
         mut self,
         key_bytes: usize,
         lanes: usize,
-        mut check: impl FnMut(u128, &[u128]) -> std::result::Result<(), String>,
+        mut check: impl FnMut(u128, &[Total]) -> std::result::Result<(), String>,
     ) -> Result<u64> {
-        let mut counts = vec![0u128; lanes];
+        let mut counts = vec![Total::ZERO; lanes];
         let mut n = 0;
         while let Some(key) = self.next_into(key_bytes, &mut counts)? {
             check(key, &counts).map_err(|why| self.corrupt(&why))?;
@@ -1129,7 +1147,8 @@ mod tests {
         let p = dir.join("shard-03");
         let mut w = ShardWriter::create(&p, id, 4, 3).unwrap();
         for k in 0..1000u32 {
-            w.push(u128::from(k), 4, &[u128::from(k) << 70]).unwrap();
+            w.push(u128::from(k), 4, &[Total::from(u128::from(k) << 70)])
+                .unwrap();
         }
         w.finish().unwrap();
         p

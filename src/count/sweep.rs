@@ -28,7 +28,7 @@ use crate::count::disk::{
 };
 use crate::count::slots::{self, SlotKey, Slots};
 use crate::count::stats::{Counts, Layer};
-use crate::error::{Error, Result, add};
+use crate::error::{Error, Result};
 use crate::geometry::bits::{Bits, Packed};
 use crate::geometry::board::{Board, Pegs};
 use crate::geometry::moves::{MAX_GROUP, MoveTable};
@@ -217,6 +217,9 @@ impl Codec<u64> for Packed {
     }
 }
 
+/// The high parts of the counts of the few entries that have them, by stored key.
+type Highs<K, const N: usize> = HashMap<K, [Total; N], Hasher>;
+
 /// One shard of a layer: stored key ([`Codec`]) -> one count per start (`N` lanes).
 ///
 /// A count is split into its low `L::BITS` bits, kept in `low` for every entry, and the
@@ -228,7 +231,7 @@ impl Codec<u64> for Packed {
 #[derive(Default)]
 struct Shard<K, L, const N: usize> {
     low: Slots<K, [L; N]>,
-    high: HashMap<K, [u128; N], Hasher>,
+    high: Highs<K, N>,
 }
 
 impl<K: Key, L: Lane, const N: usize> Shard<K, L, N> {
@@ -273,7 +276,7 @@ impl<K: Key, L: Lane, const N: usize> Shard<K, L, N> {
         }
         if any {
             // A lane carried exactly when its sum came out below what was added.
-            let carry = std::array::from_fn(|k| u128::from(slot[k] < lo[k]));
+            let carry = std::array::from_fn(|k| Total::from(u128::from(slot[k] < lo[k])));
             self.add_high(key, &carry)
         } else {
             Ok(())
@@ -283,14 +286,15 @@ impl<K: Key, L: Lane, const N: usize> Shard<K, L, N> {
     /// Adds `hi * 2^L::BITS` to `key`'s counts.
     #[cold]
     #[inline(never)]
-    fn add_high(&mut self, key: K, hi: &[u128; N]) -> Result<()> {
-        let slot = self.high.entry(key).or_insert([0; N]);
+    fn add_high(&mut self, key: K, hi: &[Total; N]) -> Result<()> {
+        let slot = self.high.entry(key).or_insert([Total::ZERO; N]);
         for k in 0..N {
             slot[k] = slot[k]
-                .checked_add(hi[k])
-                .filter(|&x| x >> (128 - L::BITS) == 0)
+                .plus(hi[k])
+                .ok()
+                .filter(|x| x.fits(256 - L::BITS))
                 .ok_or_else(|| {
-                    Error::Overflow(format!("a count of position {key:?} exceeds u128"))
+                    Error::Overflow(format!("a count of position {key:?} exceeds 2^256"))
                 })?;
         }
         Ok(())
@@ -302,7 +306,7 @@ impl<K: Key, L: Lane, const N: usize> Shard<K, L, N> {
 /// parts kept as they were. The vector is freed as soon as its unit is expanded.
 struct Frozen<K, L, const N: usize> {
     low: Vec<(K, [L; N])>,
-    high: HashMap<K, [u128; N], Hasher>,
+    high: Highs<K, N>,
 }
 
 impl<K: Key, L: Lane, const N: usize> Frozen<K, L, N> {
@@ -322,20 +326,30 @@ impl<K: Key, L: Lane, const N: usize> Frozen<K, L, N> {
     }
 
     /// Takes every `(position, counts)` out, leaving the shard empty.
-    fn drain(&mut self) -> impl Iterator<Item = (K, [u128; N])> + use<K, L, N> {
+    fn drain(&mut self) -> impl Iterator<Item = (K, [Total; N])> + use<K, L, N> {
         let low = std::mem::take(&mut self.low);
         let high = std::mem::take(&mut self.high);
         low.into_iter().map(move |(k, lo)| {
-            let mut v = lo.map(L::wide);
             if !high.is_empty()
                 && let Some(hi) = high.get(&k)
             {
-                for (x, h) in v.iter_mut().zip(hi) {
-                    *x |= h << L::BITS;
-                }
+                return (
+                    k,
+                    std::array::from_fn(|i| Total::join(lo[i].wide(), hi[i], L::BITS)),
+                );
             }
-            (k, v)
+            (k, lo.map(|l| Total::from(l.wide())))
         })
+    }
+
+    /// Takes every entry out, leaving the shard empty: the entries with their low parts,
+    /// and the high parts of the few that have them. [`Sweep::expand`] reads both in place,
+    /// so that the common count, one lane, is never widened.
+    fn take(&mut self) -> (Vec<(K, [L; N])>, Highs<K, N>) {
+        (
+            std::mem::take(&mut self.low),
+            std::mem::take(&mut self.high),
+        )
     }
 
     /// The same entries with lanes of another width.
@@ -345,14 +359,25 @@ impl<K: Key, L: Lane, const N: usize> Frozen<K, L, N> {
             high: HashMap::default(),
         };
         for (k, v) in self.drain() {
-            out.low.push((k, v.map(M::low)));
-            let hi = v.map(|x| x >> M::BITS);
-            if hi.iter().any(|&x| x != 0) {
-                out.high.insert(k, hi);
+            let (low, high) = split::<M, N>(&v);
+            out.low.push((k, low));
+            if let Some(high) = high {
+                out.high.insert(k, high);
             }
         }
         out
     }
+}
+
+/// Counts as lanes of `L` and, where one does not fit its lane, the high parts of all.
+#[inline]
+fn split<L: Lane, const N: usize>(counts: &[Total; N]) -> ([L; N], Option<[Total; N]>) {
+    let low = counts.map(|c| L::low(c.low_u128()));
+    let high = counts
+        .iter()
+        .any(|c| !c.fits(L::BITS))
+        .then(|| counts.map(|c| c.shr(L::BITS)));
+    (low, high)
 }
 
 /// Children of one work unit, per next-layer shard: `(canonical child, low parts of the
@@ -360,7 +385,7 @@ impl<K: Key, L: Lane, const N: usize> Frozen<K, L, N> {
 #[derive(Clone, Default)]
 struct Out<K, L, const N: usize> {
     low: Vec<(K, [L; N])>,
-    high: Vec<(K, [u128; N])>,
+    high: Vec<(K, [Total; N])>,
 }
 
 /// How to run a count.
@@ -580,7 +605,7 @@ struct LayerAcc<const N: usize> {
     /// Entries (orbits under `H`) with a position reachable from each start.
     reached: [u64; N],
     /// (start, hole, wins) for one-peg dead ends.
-    finish: Vec<(usize, usize, u128)>,
+    finish: Vec<(usize, usize, Total)>,
     /// The smallest dead end reached from each start (`u128::MAX`: none yet).
     least_end: [u128; N],
 }
@@ -653,7 +678,7 @@ impl<const N: usize> LayerAcc<N> {
         }
         while !r.0.is_empty() {
             acc.finish
-                .push((r.u64()? as usize, r.u64()? as usize, r.u128()?));
+                .push((r.u64()? as usize, r.u64()? as usize, r.total()?));
         }
         Ok(acc)
     }
@@ -702,7 +727,7 @@ fn pack<S: Key, L: Lane, const N: usize>(
             if !keep(s) || (out.low.is_empty() && out.high.is_empty()) {
                 continue;
             }
-            b.reserve(1 + 16 + out.low.len() * (kb + N * lb) + out.high.len() * (kb + N * 16));
+            b.reserve(1 + 16 + out.low.len() * (kb + N * lb) + out.high.len() * (kb + N * 32));
             b.push(s as u8);
             b.extend((out.low.len() as u64).to_le_bytes());
             for (key, lanes) in &out.low {
@@ -746,9 +771,9 @@ fn unpack<S: Key, L: Lane, const N: usize>(bytes: &[u8]) -> Result<Vec<Out<S, L,
         let n = r.u64()? as usize;
         for _ in 0..n {
             let key = S::narrow(r.take(kb)?);
-            let mut his = [0u128; N];
+            let mut his = [Total::ZERO; N];
             for h in his.iter_mut() {
-                *h = r.u128()?;
+                *h = r.total()?;
             }
             out.high.push((key, his));
         }
@@ -1121,11 +1146,13 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         (0..SHARDS).map(|_| Shard::default()).collect()
     }
 
-    /// Expands one orbit representative `pos` carrying `counts` (one per start): records its
-    /// layer statistics and pushes each child's canonical form, with the counts permuted to
-    /// the child's starts, into `out[shard]`. `jumps` is scratch, one slot per jump of the
-    /// board. Returns the canonical form of `pos` under `K`, with several starts shifted
-    /// left by `N` bits, the low bits marking the starts that reach it (see
+    /// Expands one orbit representative `pos` carrying one count per start, `lo` and `hi`:
+    /// the count of start `k` is `lo[k] + hi[k] * 2^L::BITS`, with `hi` `None` where every
+    /// count fits its lane (nearly always: [`Frozen::take`]). Records its layer statistics
+    /// and pushes each child's canonical form, with the counts permuted to the child's
+    /// starts, into `out[shard]`. `jumps` is scratch, one slot per jump of the board.
+    /// Returns the canonical form of `pos` under `K`, with several starts shifted left by
+    /// `N` bits, the low bits marking the starts that reach it (see
     /// [`Sweep::reduced_counts`]); zero where `K` is `H`.
     #[inline]
     #[allow(clippy::too_many_arguments)]
@@ -1133,7 +1160,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         &self,
         codec: &C,
         pos: K,
-        counts: [u128; N],
+        lo: &[L; N],
+        hi: Option<&[Total; N]>,
         out: &mut [Out<C::S, L, N>],
         jumps: &mut [u32],
         acc: &mut LayerAcc<N>,
@@ -1151,12 +1179,18 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 fixed += 1;
             }
         }
+        let count = |k: usize| match hi {
+            Some(hi) => Total::join(lo[k].wide(), hi[k], L::BITS),
+            None => Total::from(lo[k].wide()),
+        };
         // `total[k]`: the count of the orbit of the pair (pos, start k). When a symmetry of
         // `pos` permutes starts, parents credited that pair orbit under any of its starts:
-        // the orbit's count is their sum, carried on by its first start only.
-        let mut total = counts;
-        let mut carried = counts;
+        // the orbit's count is their sum, carried on by its first start only. Elsewhere
+        // the counts are `lo` and `hi` as they came, used in place.
+        let mut sums = None;
         if N > 1 && fixed > 1 {
+            let mut total: [Total; N] = std::array::from_fn(count);
+            let mut carried = total;
             let mut seen = [false; N];
             for k in 0..n {
                 if seen[k] {
@@ -1164,26 +1198,38 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 }
                 let mut orbit = [0usize; MAX_GROUP];
                 let mut len = 0;
-                let mut sum = 0u128;
+                let mut sum = Total::ZERO;
                 for &i in &stab[..fixed] {
                     let q = self.fwd[i][k];
                     if !seen[q] {
                         seen[q] = true;
                         orbit[len] = q;
                         len += 1;
-                        sum = add(sum, counts[q])?;
+                        sum = sum.plus(count(q))?;
                     }
                 }
                 for &q in &orbit[..len] {
                     total[q] = sum;
-                    carried[q] = 0;
+                    carried[q] = Total::ZERO;
                 }
                 carried[k] = sum;
             }
+            let (low, high) = split::<L, N>(&carried);
+            sums = Some((total, low, high));
         }
-        let low = carried.map(L::low);
-        let high = carried.map(|c| c >> L::BITS);
-        let has_high = high.iter().any(|&x| x != 0);
+        let (low, high) = match &sums {
+            Some((_, low, high)) => (*low, high.as_ref()),
+            None => (*lo, hi),
+        };
+        // The orbit count of start `q`, and whether it is zero.
+        let total = |q: usize| match &sums {
+            Some((total, _, _)) => total[q],
+            None => count(q),
+        };
+        let unreached = |q: usize| match &sums {
+            Some((total, _, _)) => total[q].is_zero(),
+            None => lo[q] == L::ZERO && hi.is_none_or(|hi| hi[q].is_zero()),
+        };
         // The legal jumps are gathered first and the children made in a plain loop: a
         // closure called for each jump was not inlined, and its calls cost about 16 of the
         // 67 instructions per child (docs/experiments.md, "Instructions per child").
@@ -1207,14 +1253,14 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             crate::count::slots::prefetch(out.low.as_ptr().wrapping_add(out.low.len() + ahead));
             if N == 1 || by == 0 {
                 out.low.push((key, low));
-                if has_high {
-                    out.high.push((key, high));
+                if let Some(high) = high {
+                    out.high.push((key, *high));
                 }
             } else {
                 let to = &self.fwd[by];
                 out.low.push((key, permute(&low, to)));
-                if has_high {
-                    out.high.push((key, permute(&high, to)));
+                if let Some(high) = &high {
+                    out.high.push((key, permute(high, to)));
                 }
             }
         }
@@ -1234,8 +1280,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             let mut reached = false;
             for &i in &distinct[..positions] {
                 let q = self.inv[i][k];
-                let m = total[q];
-                if m == 0 {
+                if unreached(q) {
                     continue;
                 }
                 reached = true;
@@ -1245,11 +1290,9 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                         .iter()
                         .filter(|&&x| self.fwd[x][q] == q)
                         .count();
-                    let size = (h / keep) as u128;
-                    let each = m / size;
-                    debug_assert_eq!(each * size, m);
+                    let each = total(q).div_exact((h / keep) as u64);
                     acc.dead_ends[k] += 1;
-                    acc.games_ended[k] = acc.games_ended[k].plus_count(each)?;
+                    acc.games_ended[k] = acc.games_ended[k].plus(each)?;
                     acc.least_end[k] = acc.least_end[k].min(img[i].to_u128());
                     if one_peg {
                         acc.finish.push((k, img[i].trailing_zeros() as usize, each));
@@ -1440,7 +1483,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     if self.moves.images(pos, h)[..h].iter().any(|&x| x < pos) {
                         return Err(format!("position {wide:#x} is not in canonical form"));
                     }
-                    if counts.iter().all(|&c| c == 0) {
+                    if counts.iter().all(|c| c.is_zero()) {
                         return Err(format!("position {wide:#x} with no game into it"));
                     }
                     Ok(())
@@ -1717,7 +1760,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         jumps: usize,
     ) -> Result<()> {
         for &(k, hole, wins) in &acc.finish {
-            run.finish[k][hole] = run.finish[k][hole].plus_count(wins)?;
+            run.finish[k][hole] = run.finish[k][hole].plus(wins)?;
         }
         for (k, layers) in run.layers.iter_mut().enumerate() {
             if !acc.games_ended[k].is_zero() && layers.iter().all(|l| l.games_ended.is_zero()) {
@@ -1812,10 +1855,13 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     });
                     let mut acc = LayerAcc::default();
                     let mut jumps = vec![0u32; self.board.jumps().len()];
-                    for (n, (key, m)) in unit.drain().enumerate() {
-                        let pos = codec.join(*shard, key);
+                    let (entries, high) = unit.take();
+                    for (n, (key, lo)) in entries.iter().enumerate() {
+                        let hi = if high.is_empty() { None } else { high.get(key) };
+                        let pos = codec.join(*shard, *key);
+                        let all = &(0..SHARDS);
                         let canon =
-                            self.expand(codec, pos, m, out, &mut jumps, &mut acc, &(0..SHARDS))?;
+                            self.expand(codec, pos, lo, hi, out, &mut jumps, &mut acc, all)?;
                         if reduce {
                             stretch[n] = canon;
                         }
@@ -2103,7 +2149,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             batch,
             range.len(),
             entry_bytes,
-            size_of::<(C::S, [u128; N])>() as u64,
+            size_of::<(C::S, [Total; N])>() as u64,
         );
         let mut buckets = if reduce {
             Some(Buckets::<K>::new(
@@ -2156,15 +2202,24 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                         let mut acc = LayerAcc::default();
                         let mut canon = Vec::new();
                         let mut jumps = vec![0u32; self.board.jumps().len()];
-                        let mut counts = [0u128; N];
+                        let mut counts = [Total::ZERO; N];
                         let mut n = 0;
                         while n < chunk {
                             let Some(key) = reader.next_into(key_bytes, &mut counts)? else {
                                 break;
                             };
                             let pos = codec.join(*s, C::S::narrow(key));
-                            let c =
-                                self.expand(codec, pos, counts, out, &mut jumps, &mut acc, &range)?;
+                            let (lo, hi) = split::<L, N>(&counts);
+                            let c = self.expand(
+                                codec,
+                                pos,
+                                &lo,
+                                hi.as_ref(),
+                                out,
+                                &mut jumps,
+                                &mut acc,
+                                &range,
+                            )?;
                             if reduce {
                                 canon.push(c);
                             }
@@ -2474,7 +2529,7 @@ fn batch_units() -> usize {
 /// control byte.
 fn map_bytes<K, L, const N: usize>(low: usize, high: usize) -> u64 {
     let buckets = high.div_ceil(7) * 8;
-    (low * size_of::<(K, [L; N])>() + buckets * (size_of::<(K, [u128; N])>() + 1)) as u64
+    (low * size_of::<(K, [L; N])>() + buckets * (size_of::<(K, [Total; N])>() + 1)) as u64
 }
 
 /// Adds the children in `pool` to `tables`, the shards from `offset` on: one task per shard.
@@ -2504,7 +2559,7 @@ fn buffer_bytes<S, L, const N: usize>(pool: &[Vec<Out<S, L, N>>], entry_bytes: u
         .flatten()
         .map(|b| {
             b.low.capacity() as u64 * entry_bytes
-                + (b.high.capacity() * size_of::<(S, [u128; N])>()) as u64
+                + (b.high.capacity() * size_of::<(S, [Total; N])>()) as u64
         })
         .sum()
 }
@@ -2515,7 +2570,7 @@ fn write_shard<S: Key, const N: usize>(
     id: &Identity,
     layer: usize,
     shard: usize,
-    entries: impl Iterator<Item = (S, [u128; N])>,
+    entries: impl Iterator<Item = (S, [Total; N])>,
 ) -> Result<Written> {
     let mut w = ShardWriter::create(&dir.join(format!("shard-{shard:02}")), id, layer, shard)?;
     for (key, counts) in entries {
@@ -2607,7 +2662,7 @@ mod tests {
             dead_ends: [1, 2],
             games_ended: [big, Total::from(9)],
             reached: [3, 4],
-            finish: vec![(1, 5, u128::MAX)],
+            finish: vec![(1, 5, big)],
             least_end: [12, u128::MAX],
         };
         let back = LayerAcc::<2>::from_bytes(&a.to_bytes()).unwrap();
@@ -2623,6 +2678,27 @@ mod tests {
         assert_eq!(a.games_ended[1], 18);
         // A message cut short is refused, never read as zeros.
         assert!(LayerAcc::<2>::from_bytes(&a.to_bytes()[..100]).is_err());
+    }
+
+    /// Children sent to another rank (`pack`, `unpack`) keep their high parts past 2^128
+    /// exactly, and only the shards asked for are sent.
+    #[test]
+    fn children_cross_ranks_past_128_bits() {
+        let huge = Total::from(u128::MAX).times(u64::MAX).unwrap(); // about 2^192
+        let mut unit: Vec<Out<u32, u32, 2>> = vec![Out::default(); SHARDS];
+        unit[3].low.push((7, [5, 6]));
+        unit[3].high.push((7, [huge, Total::from(1)]));
+        unit[9].low.push((8, [1, 2]));
+        let pool = vec![unit];
+        let outs = unpack::<u32, u32, 2>(&pack(&pool, |s| s == 3)).unwrap();
+        assert_eq!(outs[3].low, [(7, [5, 6])]);
+        assert_eq!(outs[3].high, [(7, [huge, Total::from(1)])]);
+        assert!(outs[9].low.is_empty());
+        let all = unpack::<u32, u32, 2>(&pack(&pool, |_| true)).unwrap();
+        assert_eq!(all[9].low, [(8, [1, 2])]);
+        // A message cut inside a high part is refused.
+        let bytes = pack(&pool, |s| s == 3);
+        assert!(unpack::<u32, u32, 2>(&bytes[..bytes.len() - 1]).is_err());
     }
 
     #[test]
@@ -2778,6 +2854,15 @@ mod tests {
         assert!(!stays_narrow([0, 0], [16, 1_000], true));
     }
 
+    /// Counts as plain integers, for the tests whose counts fit 128 bits.
+    fn plain<K, const N: usize>(
+        entries: impl Iterator<Item = (K, [Total; N])>,
+    ) -> Vec<(K, [u128; N])> {
+        entries
+            .map(|(k, v)| (k, v.map(|x| x.to_u128().expect("below 2^128"))))
+            .collect()
+    }
+
     #[test]
     fn wide_lanes_take_twelve_bytes_and_carry_exactly() {
         assert_eq!(size_of::<(u32, [Wide; 1])>(), 12);
@@ -2786,7 +2871,7 @@ mod tests {
         s.add_low(7, &[Wide(u64::MAX), Wide(1)]).unwrap();
         s.add_low(7, &[Wide(2), Wide(u64::MAX)]).unwrap();
         s.add_low(9, &[Wide(5), Wide(0)]).unwrap();
-        let mut all: Vec<(u32, [u128; 2])> = Frozen::new(s).drain().collect();
+        let mut all = plain(Frozen::new(s).drain());
         all.sort_unstable();
         let big = u128::from(u64::MAX);
         assert_eq!(all, vec![(7, [big + 2, big + 1]), (9, [5, 0])]);
@@ -2797,12 +2882,12 @@ mod tests {
         let mut s = Shard::<u64, u64, 1>::default();
         s.add_low(7, &[u64::MAX]).unwrap();
         s.add_low(7, &[2]).unwrap(); // carries: 2^64 + 1
-        s.add_high(7, &[3u128]).unwrap(); // + 3 * 2^64
+        s.add_high(7, &[Total::from(3)]).unwrap(); // + 3 * 2^64
         s.add_low(9, &[5]).unwrap();
         assert_eq!(s.len(), 2);
         let mut frozen = Frozen::new(s);
         assert_eq!(frozen.len(), 2);
-        let mut all: Vec<(u64, [u128; 1])> = frozen.drain().collect();
+        let mut all = plain(frozen.drain());
         all.sort_unstable();
         assert_eq!(all, [(7, [(4u128 << 64) + 1]), (9, [5])]);
         assert_eq!(frozen.len(), 0);
@@ -2813,7 +2898,7 @@ mod tests {
         let mut s = Shard::<u64, u64, 2>::default();
         s.add_low(1, &[u64::MAX, 4]).unwrap();
         s.add_low(1, &[1, u64::MAX]).unwrap(); // lane 0: 2^64; lane 1: 2^64 + 3
-        let all: Vec<(u64, [u128; 2])> = Frozen::new(s).drain().collect();
+        let all = plain(Frozen::new(s).drain());
         assert_eq!(all, [(1, [1u128 << 64, (1u128 << 64) + 3])]);
     }
 
@@ -2822,24 +2907,47 @@ mod tests {
         let mut s = Shard::<u64, u32, 2>::default();
         s.add_low(3, &[u32::MAX, 1]).unwrap();
         s.add_low(3, &[2, 2]).unwrap(); // lane 0: 2^32 + 1, lane 1: 3
-        s.add_high(3, &[1u128 << 90, 0]).unwrap();
-        assert!(
-            s.add_high(3, &[1u128 << 96, 0]).is_err(),
-            "2^32 * 2^96 exceeds u128"
-        );
-        let want = [(1u128 << 122) + (1 << 32) + 1, 3];
+        s.add_high(3, &[Total::from(1u128 << 90), Total::ZERO])
+            .unwrap();
+        // Past 2^128: 2^32 * 2^100 more, kept exactly.
+        s.add_high(3, &[Total::from(1u128 << 100), Total::ZERO])
+            .unwrap();
+        let want = Total::from((1u128 << 122) + (1 << 32) + 1)
+            .plus(Total::from(1u128 << 100).times(1 << 32).unwrap())
+            .unwrap();
+        assert_eq!(want.to_u128(), None);
+        assert_eq!(want.to_string(), "5449834782718155078905608947153707728897"); // 2^132 + 2^122 + 2^32 + 1
         let wide = Frozen::new(s).relane::<u64>();
         assert_eq!(wide.high.len(), 1);
-        let all: Vec<(u64, [u128; 2])> = wide.relane::<u32>().drain().collect();
-        assert_eq!(all, [(3, want)]);
+        let all: Vec<_> = wide.relane::<u32>().drain().collect();
+        assert_eq!(all, [(3, [want, Total::from(3)])]);
     }
 
     #[test]
-    fn shard_overflow_past_u128_is_an_error() {
+    fn shard_overflow_past_2_256_is_an_error() {
+        // 64-bit lanes: the high part holds the top 192 bits.
         let mut s = Shard::<u64, u64, 1>::default();
-        s.add_high(1, &[u64::MAX as u128]).unwrap();
+        let top = Total::from(u128::MAX).times(u64::MAX).unwrap(); // below 2^192
+        let room = Total::from(u128::MAX)
+            .times(1 << 63)
+            .unwrap()
+            .times(2)
+            .unwrap(); // 2^192 - 2^64
+        let last = room.plus(Total::from(u128::from(u64::MAX))).unwrap(); // 2^192 - 1
+        s.add_high(1, &[top]).unwrap();
+        s.add_high(1, &[last]).unwrap_err(); // past 2^192 in the high part
+        let mut s = Shard::<u64, u64, 1>::default();
+        s.add_high(1, &[last]).unwrap();
+        s.add_low(1, &[u64::MAX]).unwrap(); // 2^256 - 1 exactly
+        let all: Vec<_> = Frozen::new(s).drain().collect();
+        assert_eq!(
+            all[0].1[0].to_string(),
+            "115792089237316195423570985008687907853269984665640564039457584007913129639935"
+        );
+        let mut s = Shard::<u64, u64, 1>::default();
+        s.add_high(1, &[last]).unwrap();
         s.add_low(1, &[u64::MAX]).unwrap();
-        let err = s.add_low(1, &[1]).unwrap_err();
+        let err = s.add_low(1, &[1]).unwrap_err(); // 2^256
         assert!(matches!(err, Error::Overflow(_)), "{err}");
     }
 

@@ -652,3 +652,127 @@ fn long_board_names_sweep_on_disk() {
     let folder = sweep_folder(&tmp.path().join("work")).expect("the sweep's folder");
     assert!(folder.file_name().unwrap().len() <= 128, "{folder:?}");
 }
+
+/// An orbit's count past 2^128 is carried exactly, through the layers in memory and on
+/// disk: english from the centre is killed once layer 20 is on disk, and every count of
+/// that layer is multiplied by 2^130 in its shard files (english's orbits there hold at
+/// most about 2^50, so they reach about 2^180). The resumed sweep's figures must be the
+/// uninterrupted run's, with every sequence through that layer counted 2^130 times: the
+/// games ended at it and after, their sum, the wins, the wins per finishing hole, and the
+/// games per pegs left past it (and the dead end with the most pegs and the shortest
+/// game, were they past it).
+#[test]
+fn orbit_counts_past_128_bits_are_exact() {
+    use pegsol::count::disk::{Identity, ShardReader, ShardWriter};
+    use pegsol::total::Total;
+    const ENGLISH: [&str; 4] = ["count", "--board", "english", "-j2"];
+    const START_PEGS: usize = 32;
+    let scale = |t: Total| {
+        let x = t.times(1 << 62).and_then(|x| x.times(1 << 62));
+        x.and_then(|x| x.times(1 << 6)).unwrap()
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    run_into(tmp.path(), &ENGLISH, &whole);
+    let work = tmp.path().join("work");
+    let out = tmp.path().join("out");
+    assert!(
+        kill_at_layer_of(&ENGLISH, &work, &out, 20),
+        "killed before layer 20"
+    );
+    let folder = sweep_folder(&work).unwrap();
+    let path = folder.join("checkpoint.json");
+    let mut ck: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
+    let layer = ck["layer"].as_u64().unwrap() as usize;
+    assert!(
+        ck["encoding"]
+            .as_str()
+            .unwrap()
+            .contains("keys of 4 bytes, 1 lanes")
+    );
+    let mut largest = Total::ZERO;
+    for s in 0..64 {
+        let file = folder.join(format!("layer-{layer:03}/shard-{s:02}"));
+        let bytes = std::fs::read(&file).unwrap();
+        let head: serde_json::Value = serde_json::from_slice(bytes[..512].trim_ascii()).unwrap();
+        let text = |k: &str| head[k].as_str().unwrap().to_string();
+        let id = Identity {
+            board: text("board"),
+            starts: vec![head["starts"][0].as_str().unwrap().to_string()],
+            encoding: text("encoding"),
+        };
+        let mut r = ShardReader::open(&file, &id, layer, s).unwrap();
+        let mut entries = Vec::new();
+        while let Some((key, counts)) = r.next(4, 1).unwrap() {
+            entries.push((key, scale(counts[0])));
+        }
+        let mut w = ShardWriter::create(&file, &id, layer, s).unwrap();
+        for (key, count) in entries {
+            largest = largest.max(count);
+            w.push(key, 4, &[count]).unwrap();
+        }
+        let written = w.finish().unwrap();
+        ck["shards"][s] = serde_json::json!([written.entries, written.bytes]);
+    }
+    assert!(largest > u128::MAX, "{largest}");
+    ck.as_object_mut().unwrap().shift_remove("crc32");
+    std::fs::write(&path, serde_json::to_string_pretty(&ck).unwrap()).unwrap();
+    let mut resume = pegsol();
+    resume.args(ENGLISH).arg("--work-dir").arg(&work);
+    resume.arg("--csv").arg(&out).arg("-q").assert().success();
+
+    // The uninterrupted run's figures, scaled where a game passes `layer` (a row of
+    // `pegs` left lies after START_PEGS - pegs jumps).
+    let rows = |text: &str| -> Vec<Vec<String>> {
+        text.lines()
+            .skip(1)
+            .map(|l| l.split(',').map(str::to_string).collect())
+            .collect()
+    };
+    let past = |jumps: usize| jumps >= layer;
+    let after = |pegs: &str| START_PEGS - pegs.parse::<usize>().unwrap();
+    let times = |x: &str| scale(x.parse().unwrap()).to_string();
+    let mut want = std::collections::HashMap::new();
+    let mut games = Total::ZERO;
+    let mut depth = rows(&read(&whole.join("depth.csv")));
+    for r in &mut depth {
+        if past(r[2].parse().unwrap()) {
+            r[5] = times(&r[5]);
+        }
+        games = games.plus(r[5].parse().unwrap()).unwrap();
+    }
+    want.insert("depth.csv", depth);
+    let mut pegs = rows(&read(&whole.join("pegs_left.csv")));
+    for r in &mut pegs {
+        if past(after(&r[2])) {
+            r[3] = times(&r[3]);
+        }
+    }
+    want.insert("pegs_left.csv", pegs);
+    let mut finish = rows(&read(&whole.join("finish.csv")));
+    assert!(!finish.is_empty());
+    for r in &mut finish {
+        r[3] = times(&r[3]);
+    }
+    want.insert("finish.csv", finish);
+    let mut summary = rows(&read(&whole.join("summary.csv")));
+    let r = &mut summary[0];
+    assert_eq!(
+        r[5], "81723294080159936",
+        "english's wins (results/summary.csv)"
+    );
+    r[4] = games.to_string();
+    r[5] = times(&r[5]);
+    if past(after(&r[6])) {
+        r[7] = times(&r[7]);
+    }
+    if past(r[8].parse().unwrap()) {
+        r[9] = times(&r[9]);
+    }
+    want.insert("summary.csv", summary);
+    for file in FILES {
+        let (got, was) = (read(&out.join(file)), read(&whole.join(file)));
+        assert_eq!(got.lines().next(), was.lines().next(), "{file}");
+        assert_eq!(rows(&got), want[file], "{file}");
+    }
+}
