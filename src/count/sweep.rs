@@ -1048,10 +1048,12 @@ fn guess_on_disk(entries: u64, previous: usize, before_previous: usize) -> u64 {
 /// disk, while the carries' growth foretells fewer than one entry in 11 carrying in the
 /// next layer (their share times its last growth, at most 16-fold).
 ///
-/// One in 11 is where the two widths hold about the same memory on disk: a narrow entry
+/// One in 11 is where the two widths held about the same memory on disk: a narrow entry
 /// takes 8 bytes in a table at most 4/5 full, plus, when it carries, a slot of the sparse
 /// map (33 bytes at most 7/8 full, about half again for its growth by doubling); a wide
-/// entry takes 12. The tri:8 sweeps' last narrow layer with 13% to 17% of entries carrying
+/// entry takes 12. Since the high parts became 256-bit, a slot takes 41 bytes with one
+/// start and the break-even is nearer one in 14; the rule, tested on tri:8's figures
+/// below, was left as it was (docs/experiments.md, forty-first session). The tri:8 sweeps' last narrow layer with 13% to 17% of entries carrying
 /// (a3, b3) ran at 0.6-0.7 million entries a second against 0.8-1.1 in the wide layer after
 /// it, and made a3's peak memory, 1.2 GiB past `--max-memory`; with 8% (a2) both widths
 /// ran alike (docs/experiments.md, tenth session). There the share had grown 16- to
