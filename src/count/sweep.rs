@@ -217,8 +217,87 @@ impl Codec<u64> for Packed {
     }
 }
 
-/// The high parts of the counts of the few entries that have them, by stored key.
-type Highs<K, const N: usize> = HashMap<K, [Total; N], Hasher>;
+/// The high parts of the counts of the entries that carry past their lanes (each count
+/// shifted right by the lane's bits), by stored key. Most fit 128 bits and are kept so, in
+/// slots of 32 bytes with one start as before counts were 256-bit; the rare ones past
+/// 2^128 are kept whole in `wide`. An entry is in one map or the other.
+#[derive(Default)]
+struct Highs<K, const N: usize> {
+    narrow: HashMap<K, [u128; N], Hasher>,
+    wide: HashMap<K, [Total; N], Hasher>,
+}
+
+impl<K: Key, const N: usize> Highs<K, N> {
+    fn len(&self) -> usize {
+        self.narrow.len() + self.wide.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.narrow.is_empty() && self.wide.is_empty()
+    }
+
+    /// Bytes of both maps: 7/8 of their buckets hold entries, each bucket an entry plus a
+    /// control byte.
+    fn bytes(&self) -> u64 {
+        let buckets = |capacity: usize| (capacity.div_ceil(7) * 8) as u64;
+        buckets(self.narrow.capacity()) * (size_of::<(K, [u128; N])>() as u64 + 1)
+            + buckets(self.wide.capacity()) * (size_of::<(K, [Total; N])>() as u64 + 1)
+    }
+
+    /// `key`'s high parts, if it has any.
+    #[inline]
+    fn get(&self, key: &K) -> Option<[Total; N]> {
+        if let Some(hi) = self.narrow.get(key) {
+            return Some(hi.map(Total::from));
+        }
+        if self.wide.is_empty() {
+            None
+        } else {
+            self.wide.get(key).copied()
+        }
+    }
+
+    /// Sets `key`'s high parts, which it has none of yet.
+    fn insert(&mut self, key: K, hi: [Total; N]) {
+        if hi.iter().all(|h| h.fits(128)) {
+            self.narrow.insert(key, hi.map(Total::low_u128));
+        } else {
+            self.wide.insert(key, hi);
+        }
+    }
+
+    /// Adds `hi` to `key`'s high parts; each must stay below `2^bits` (at least 2^128).
+    fn add(&mut self, key: K, hi: &[Total; N], bits: u32) -> Result<()> {
+        let overflow = || Error::Overflow(format!("a count of position {key:?} exceeds 2^256"));
+        if self.wide.is_empty() || !self.wide.contains_key(&key) {
+            let slot = self.narrow.entry(key).or_insert([0; N]);
+            let mut sum = *slot;
+            let mut fits = true;
+            for k in 0..N {
+                match hi[k].to_u128().and_then(|h| sum[k].checked_add(h)) {
+                    Some(x) => sum[k] = x,
+                    None => fits = false,
+                }
+            }
+            if fits {
+                *slot = sum;
+                return Ok(());
+            }
+            // Past 2^128: the entry moves to the wide map.
+            let old = self.narrow.remove(&key).expect("just inserted");
+            self.wide.insert(key, old.map(Total::from));
+        }
+        let slot = self.wide.get_mut(&key).expect("in the wide map");
+        for k in 0..N {
+            slot[k] = slot[k]
+                .plus(hi[k])
+                .ok()
+                .filter(|x| x.fits(bits))
+                .ok_or_else(overflow)?;
+        }
+        Ok(())
+    }
+}
 
 /// One shard of a layer: stored key ([`Codec`]) -> one count per start (`N` lanes).
 ///
@@ -242,7 +321,7 @@ impl<K: Key, L: Lane, const N: usize> Shard<K, L, N> {
     /// Bytes held by both maps (the slots of `low`; entry plus control byte per slot of
     /// `high`).
     fn bytes(&self) -> u64 {
-        map_bytes::<K, L, N>(self.low.capacity(), self.high.capacity())
+        (self.low.capacity() * size_of::<(K, [L; N])>()) as u64 + self.high.bytes()
     }
 
     /// Adds each `(key, lo)` of `entries` with [`Shard::add_low`], fetching the slots of
@@ -287,17 +366,7 @@ impl<K: Key, L: Lane, const N: usize> Shard<K, L, N> {
     #[cold]
     #[inline(never)]
     fn add_high(&mut self, key: K, hi: &[Total; N]) -> Result<()> {
-        let slot = self.high.entry(key).or_insert([Total::ZERO; N]);
-        for k in 0..N {
-            slot[k] = slot[k]
-                .plus(hi[k])
-                .ok()
-                .filter(|x| x.fits(256 - L::BITS))
-                .ok_or_else(|| {
-                    Error::Overflow(format!("a count of position {key:?} exceeds 2^256"))
-                })?;
-        }
-        Ok(())
+        self.high.add(key, hi, 256 - L::BITS)
     }
 }
 
@@ -322,7 +391,7 @@ impl<K: Key, L: Lane, const N: usize> Frozen<K, L, N> {
     }
 
     fn bytes(&self) -> u64 {
-        map_bytes::<K, L, N>(self.low.capacity(), self.high.capacity())
+        (self.low.capacity() * size_of::<(K, [L; N])>()) as u64 + self.high.bytes()
     }
 
     /// Takes every `(position, counts)` out, leaving the shard empty.
@@ -356,7 +425,7 @@ impl<K: Key, L: Lane, const N: usize> Frozen<K, L, N> {
     fn relane<M: Lane>(mut self) -> Frozen<K, M, N> {
         let mut out = Frozen {
             low: Vec::with_capacity(self.len()),
-            high: HashMap::default(),
+            high: Highs::default(),
         };
         for (k, v) in self.drain() {
             let (low, high) = split::<M, N>(&v);
@@ -1051,9 +1120,7 @@ fn guess_on_disk(entries: u64, previous: usize, before_previous: usize) -> u64 {
 /// One in 11 is where the two widths held about the same memory on disk: a narrow entry
 /// takes 8 bytes in a table at most 4/5 full, plus, when it carries, a slot of the sparse
 /// map (33 bytes at most 7/8 full, about half again for its growth by doubling); a wide
-/// entry takes 12. Since the high parts became 256-bit, a slot takes 41 bytes with one
-/// start and the break-even is nearer one in 14; the rule, tested on tri:8's figures
-/// below, was left as it was (docs/experiments.md, forty-first session). The tri:8 sweeps' last narrow layer with 13% to 17% of entries carrying
+/// entry takes 12. (High parts past 2^128 take a wider slot, in a second map: rare.) The tri:8 sweeps' last narrow layer with 13% to 17% of entries carrying
 /// (a3, b3) ran at 0.6-0.7 million entries a second against 0.8-1.1 in the wide layer after
 /// it, and made a3's peak memory, 1.2 GiB past `--max-memory`; with 8% (a2) both widths
 /// ran alike (docs/experiments.md, tenth session). There the share had grown 16- to
@@ -1860,6 +1927,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                     let (entries, high) = unit.take();
                     for (n, (key, lo)) in entries.iter().enumerate() {
                         let hi = if high.is_empty() { None } else { high.get(key) };
+                        let hi = hi.as_ref();
                         let pos = codec.join(*shard, *key);
                         let all = &(0..SHARDS);
                         let canon =
@@ -2526,14 +2594,6 @@ fn batch_units() -> usize {
     (2 * rayon::current_num_threads()).clamp(4, SHARDS)
 }
 
-/// Bytes of a shard's maps: `low` entries with their low parts, and the sparse map of high
-/// parts, whose capacity is `high` entries: 7/8 of its buckets, each an entry plus a
-/// control byte.
-fn map_bytes<K, L, const N: usize>(low: usize, high: usize) -> u64 {
-    let buckets = high.div_ceil(7) * 8;
-    (low * size_of::<(K, [L; N])>() + buckets * (size_of::<(K, [Total; N])>() + 1)) as u64
-}
-
 /// Adds the children in `pool` to `tables`, the shards from `offset` on: one task per shard.
 fn absorb<S: Key, L: Lane, const N: usize>(
     tables: &mut [Shard<S, L, N>],
@@ -2923,6 +2983,42 @@ mod tests {
         assert_eq!(wide.high.len(), 1);
         let all: Vec<_> = wide.relane::<u32>().drain().collect();
         assert_eq!(all, [(3, [want, Total::from(3)])]);
+    }
+
+    /// High parts stay in 128 bits (32-byte slots) until one passes 2^128; that entry then
+    /// moves to the wide map, where later carries find it, and counts stay exact through
+    /// both maps and through a change of lane width.
+    #[test]
+    fn high_parts_move_to_the_wide_map_past_2_128() {
+        let mut s = Shard::<u64, u64, 2>::default();
+        s.add_high(5, &[Total::from(u128::MAX), Total::from(1)])
+            .unwrap();
+        assert_eq!((s.high.narrow.len(), s.high.wide.len()), (1, 0));
+        s.add_high(5, &[Total::from(1), Total::from(2)]).unwrap(); // lane 0: 2^128
+        assert_eq!((s.high.narrow.len(), s.high.wide.len()), (0, 1));
+        s.add_high(5, &[Total::from(3), Total::ZERO]).unwrap();
+        s.add_low(5, &[7, 0]).unwrap();
+        s.add_low(5, &[u64::MAX, 0]).unwrap(); // carries: lane 0's high part 2^128 + 4
+        s.add_low(6, &[1, 1]).unwrap();
+        let two_128 = Total::from(u128::MAX).plus(Total::from(1)).unwrap();
+        let two_64 = Total::from(1u128 << 64);
+        // (2^128 + 4) * 2^64 + 6, and 3 * 2^64.
+        let lane0 = two_128
+            .plus(Total::from(4))
+            .unwrap()
+            .times(1 << 32)
+            .unwrap()
+            .times(1 << 32)
+            .unwrap()
+            .plus(Total::from(6))
+            .unwrap();
+        let lane1 = two_64.times(3).unwrap();
+        let want = vec![(5, [lane0, lane1]), (6, [Total::from(1), Total::from(1)])];
+        let narrow = Frozen::new(s).relane::<u32>();
+        assert_eq!((narrow.high.narrow.len(), narrow.high.wide.len()), (0, 1));
+        let mut all: Vec<_> = narrow.relane::<u64>().drain().collect();
+        all.sort_unstable_by_key(|e| e.0);
+        assert_eq!(all, want);
     }
 
     #[test]

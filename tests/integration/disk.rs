@@ -655,9 +655,10 @@ fn long_board_names_sweep_on_disk() {
 
 /// An orbit's count past 2^128 is carried exactly, through the layers in memory and on
 /// disk: english from the centre is killed once layer 20 is on disk, and every count of
-/// that layer is multiplied by 2^130 in its shard files (english's orbits there hold at
-/// most about 2^50, so they reach about 2^180). The resumed sweep's figures must be the
-/// uninterrupted run's, with every sequence through that layer counted 2^130 times: the
+/// that layer is multiplied by 2^170 in its shard files: the largest count passes 2^192,
+/// so that its high part passes 2^128 whether the lanes are 32 or 64 bits wide (the
+/// shards' wide map of high parts). The resumed sweep's figures must be the
+/// uninterrupted run's, with every sequence through that layer counted 2^170 times: the
 /// games ended at it and after, their sum, the wins, the wins per finishing hole, and the
 /// games per pegs left past it (and the dead end with the most pegs and the shortest
 /// game, were they past it).
@@ -669,7 +670,7 @@ fn orbit_counts_past_128_bits_are_exact() {
     const START_PEGS: usize = 32;
     let scale = |t: Total| {
         let x = t.times(1 << 62).and_then(|x| x.times(1 << 62));
-        x.and_then(|x| x.times(1 << 6)).unwrap()
+        x.and_then(|x| x.times(1 << 46)).unwrap()
     };
     let tmp = tempfile::tempdir().unwrap();
     let whole = tmp.path().join("whole");
@@ -714,7 +715,9 @@ fn orbit_counts_past_128_bits_are_exact() {
         let written = w.finish().unwrap();
         ck["shards"][s] = serde_json::json!([written.entries, written.bytes]);
     }
-    assert!(largest > u128::MAX, "{largest}");
+    let two_192 = Total::from(u128::MAX).plus(Total::from(1)).unwrap();
+    let two_192 = two_192.times(1 << 32).unwrap().times(1 << 32).unwrap();
+    assert!(largest >= two_192, "{largest}");
     ck.as_object_mut().unwrap().shift_remove("crc32");
     std::fs::write(&path, serde_json::to_string_pretty(&ck).unwrap()).unwrap();
     let mut resume = pegsol();
