@@ -1117,11 +1117,11 @@ fn guess_on_disk(entries: u64, previous: usize, before_previous: usize) -> u64 {
 /// disk, while the carries' growth foretells fewer than one entry in 11 carrying in the
 /// next layer (their share times its last growth, at most 16-fold).
 ///
-/// One in 11 is where the two widths held about the same memory on disk: a narrow entry
+/// One in 11 is where the two widths hold about the same memory on disk: a narrow entry
 /// takes 8 bytes in a table at most 4/5 full, plus, when it carries, a slot of the sparse
-/// map (33 bytes at most 7/8 full, about half again for its growth by doubling); a wide
-/// entry takes 12. (High parts past 2^128 take a wider slot, in a second map: rare.) The tri:8 sweeps' last narrow layer with 13% to 17% of entries carrying
-/// (a3, b3) ran at 0.6-0.7 million entries a second against 0.8-1.1 in the wide layer after
+/// map (33 bytes at most 7/8 full, about half again for its growth by doubling; the rare
+/// high parts past 2^128 take wider slots, in a second map); a wide entry takes 12. The
+/// tri:8 sweeps' last narrow layer with 13% to 17% of entries carrying (a3, b3) ran at 0.6-0.7 million entries a second against 0.8-1.1 in the wide layer after
 /// it, and made a3's peak memory, 1.2 GiB past `--max-memory`; with 8% (a2) both widths
 /// ran alike (docs/experiments.md, tenth session). There the share had grown 16- to
 /// 7,000-fold from the layer before, so the disk path now widens a layer earlier.
@@ -2978,7 +2978,8 @@ mod tests {
             .plus(Total::from(1u128 << 100).times(1 << 32).unwrap())
             .unwrap();
         assert_eq!(want.to_u128(), None);
-        assert_eq!(want.to_string(), "5449834782718155078905608947153707728897"); // 2^132 + 2^122 + 2^32 + 1
+        // 2^132 + 2^122 + 2^32 + 1.
+        assert_eq!(want.to_string(), "5449834782718155078905608947153707728897");
         let wide = Frozen::new(s).relane::<u64>();
         assert_eq!(wide.high.len(), 1);
         let all: Vec<_> = wide.relane::<u32>().drain().collect();
