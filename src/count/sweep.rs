@@ -1121,10 +1121,11 @@ fn guess_on_disk(entries: u64, previous: usize, before_previous: usize) -> u64 {
 /// takes 8 bytes in a table at most 4/5 full, plus, when it carries, a slot of the sparse
 /// map (33 bytes at most 7/8 full, about half again for its growth by doubling; the rare
 /// high parts past 2^128 take wider slots, in a second map); a wide entry takes 12. The
-/// tri:8 sweeps' last narrow layer with 13% to 17% of entries carrying (a3, b3) ran at 0.6-0.7 million entries a second against 0.8-1.1 in the wide layer after
-/// it, and made a3's peak memory, 1.2 GiB past `--max-memory`; with 8% (a2) both widths
-/// ran alike (docs/experiments.md, tenth session). There the share had grown 16- to
-/// 7,000-fold from the layer before, so the disk path now widens a layer earlier.
+/// tri:8 sweeps' last narrow layer with 13% to 17% of entries carrying (a3, b3) ran at
+/// 0.6-0.7 million entries a second against 0.8-1.1 in the wide layer after it, and made
+/// a3's peak memory, 1.2 GiB past `--max-memory`; with 8% (a2) both widths ran alike
+/// (docs/experiments.md, tenth session). There the share had grown 16- to 7,000-fold from
+/// the layer before, so the disk path now widens a layer earlier.
 fn stays_narrow(before: [u64; 2], now: [u64; 2], on_disk: bool) -> bool {
     let [carried, entries] = now;
     if carried.saturating_mul(64) > entries {
