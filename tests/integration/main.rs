@@ -3,6 +3,7 @@
 mod cli;
 mod common;
 mod disk;
+mod docs;
 mod line;
 mod mpi;
 mod published;

@@ -1,0 +1,194 @@
+//! The worked examples of README.md and docs/commands.md, run as a reader would run them.
+//!
+//! Every fenced block whose first line is `$ pegsol ...` is a session: each `$ ` line is a
+//! command (run by `sh` in a fresh directory per file, with the binary under test first on
+//! `PATH`, so a pipe into `pegsol check -` works and `report results/` reads what the
+//! `table` block before it wrote), and the lines after it are its output (stdout and stderr
+//! together), which must match line for line, except that:
+//! - a line `...` stands for any number of lines;
+//! - a line ending in `...` (`proof: ...; ...`) must match only up to there;
+//! - times (`0.03 s`), memory (`6.9 MiB`) and the thread count of a `wall time` line may
+//!   differ, since they depend on the machine.
+//!
+//! So a figure printed in the documentation is a figure the program prints. Commands that
+//! take too long for the suite (tri:8 on disk) are listed in `NOT_RUN`.
+
+use regex::Regex;
+use std::path::Path;
+use std::process::Command;
+
+/// Examples too slow for the test suite (tri:8 on disk takes 36 minutes): not run. The
+/// test fails when one is no longer in README.md, so that the list cannot go stale.
+const NOT_RUN: &[&str] =
+    &["pegsol count --board tri:8 --max-memory 12G --work-dir /data/pegsol-work --csv out/"];
+
+/// One `$ ` command of a block and the output shown under it.
+struct Example {
+    line: usize,
+    command: String,
+    output: Vec<String>,
+}
+
+/// The examples of a markdown file, in order.
+fn examples(text: &str) -> Vec<Example> {
+    let mut found = Vec::new();
+    let mut lines = text.lines().enumerate();
+    while let Some((_, line)) = lines.next() {
+        if !line.starts_with("```") {
+            continue;
+        }
+        let mut body = Vec::new();
+        for (n, l) in lines.by_ref() {
+            if l.starts_with("```") {
+                break;
+            }
+            body.push((n + 1, l));
+        }
+        if !body
+            .first()
+            .is_some_and(|(_, l)| l.starts_with("$ pegsol "))
+        {
+            continue;
+        }
+        for (n, l) in body {
+            match l.strip_prefix("$ ") {
+                Some(command) => found.push(Example {
+                    line: n,
+                    command: command.to_string(),
+                    output: Vec::new(),
+                }),
+                None => found.last_mut().unwrap().output.push(l.to_string()),
+            }
+        }
+    }
+    found
+}
+
+/// Whether an output line matches the documented one (times, sizes and the thread count of
+/// a `wall time` line aside).
+fn same_line(shown: &str, got: &str, machine: &Regex) -> bool {
+    let (shown, got) = (shown.trim_end(), got.trim_end());
+    if let Some(prefix) = shown.strip_suffix("...")
+        && !prefix.is_empty()
+    {
+        return got.starts_with(prefix);
+    }
+    machine.replace_all(shown, "#") == machine.replace_all(got, "#")
+}
+
+/// Whether `got` is `shown` with each `...` line standing for any number of lines.
+fn matches(shown: &[String], got: &[&str], machine: &Regex) -> bool {
+    match shown.split_first() {
+        None => got.is_empty(),
+        Some((first, rest)) if first.trim() == "..." => {
+            (0..=got.len()).any(|skip| matches(rest, &got[skip..], machine))
+        }
+        Some((first, rest)) => got
+            .split_first()
+            .is_some_and(|(g, more)| same_line(first, g, machine) && matches(rest, more, machine)),
+    }
+}
+
+/// Runs every example of `file` (relative to the crate) in one scratch directory.
+fn check_file(file: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let text = std::fs::read_to_string(&path).expect("documentation file");
+    let all = examples(&text);
+    assert!(all.len() >= 8, "{file}: only {} examples found", all.len());
+    let machine = Regex::new(r"\d+(\.\d+)? (s|KiB|MiB|GiB)\b|\d+ threads?$").expect("regex");
+    let bin = assert_cmd::cargo::cargo_bin("pegsol");
+    let dir = tempfile::tempdir().expect("scratch directory");
+    let path_var = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut failures = Vec::new();
+    for ex in &all {
+        if NOT_RUN.contains(&ex.command.as_str()) {
+            continue;
+        }
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("{} 2>&1", ex.command))
+            .current_dir(dir.path())
+            .env("PATH", &path_var)
+            .env_remove("PEGSOL_TRACE")
+            .output()
+            .expect("sh");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let got: Vec<&str> = text.lines().collect();
+        let code = out.status.code();
+        // 1 is pegsol's "no" (no solution, unreachable), always with a proof.
+        if !matches!(code, Some(0 | 1)) || !matches(&ex.output, &got, &machine) {
+            failures.push(format!(
+                "{file}:{}: `{}` (exit {code:?}) printed\n{text}\nbut the file shows\n{}",
+                ex.line,
+                ex.command,
+                ex.output.join("\n")
+            ));
+        }
+    }
+    for slow in NOT_RUN {
+        let listed = all.iter().any(|e| e.command == *slow);
+        assert!(
+            listed || file != "README.md",
+            "{file}: `{slow}` is no longer an example; take it out of NOT_RUN"
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn readme_examples_print_what_they_show() {
+    check_file("README.md");
+}
+
+#[test]
+fn command_reference_examples_print_what_they_show() {
+    check_file("docs/commands.md");
+}
+
+#[test]
+fn example_matching_is_strict() {
+    let machine = Regex::new(r"\d+(\.\d+)? (s|KiB|MiB|GiB)\b|\d+ threads?$").unwrap();
+    let shown: Vec<String> = ["a", "...", "wins 4 (0.03 s)", "proof: x; ..."]
+        .map(String::from)
+        .to_vec();
+    assert!(matches(
+        &shown,
+        &["a", "b", "c", "wins 4 (1.50 s)", "proof: x; y"],
+        &machine
+    ));
+    assert!(matches(
+        &shown,
+        &["a", "wins 4 (0.03 s)", "proof: x; z"],
+        &machine
+    ));
+    // A figure that differs, a missing line, an extra line after the last one, a line
+    // out of order: each is a failure.
+    assert!(!matches(
+        &shown,
+        &["a", "wins 5 (0.03 s)", "proof: x; y"],
+        &machine
+    ));
+    assert!(!matches(&shown, &["a", "wins 4 (0.03 s)"], &machine));
+    assert!(!matches(
+        &shown,
+        &["a", "wins 4 (0.03 s)", "proof: x; y", "extra"],
+        &machine
+    ));
+    assert!(!matches(
+        &shown,
+        &["wins 4 (0.03 s)", "a", "proof: x; y"],
+        &machine
+    ));
+    let text = "```\n$ pegsol board tri:3\nx\n$ pegsol line\ny\n...\n```\n```sh\ncargo test\n```\n";
+    let ex = examples(text);
+    assert_eq!(ex.len(), 2);
+    assert_eq!(
+        (ex[0].line, ex[0].command.as_str()),
+        (2, "pegsol board tri:3")
+    );
+    assert_eq!(ex[1].output, ["y", "..."]);
+}
