@@ -34,10 +34,10 @@ pub(crate) struct RunArgs {
     /// value.
     #[arg(long, short = 'j', default_value_t = 0, value_parser = parse_threads)]
     pub(super) threads: usize,
-    /// Keep the tables within SIZE (e.g. 8G): a layer that would not fit goes to disk
-    /// (--work-dir); a run that cannot fit even so is refused with exit code 2. At least
-    /// 64K. Default: 80% of the memory available to the process (free memory, within its
-    /// cgroup's limit and ulimit -v).
+    /// Keep the tables within SIZE (e.g. 8G). A run that cannot fit is refused with exit
+    /// code 2, never killed; count, table and extremes first move the layers that would not
+    /// fit to disk (--work-dir). At least 64K. Default: 80% of the memory available to the
+    /// process (free memory, within its cgroup's limit and ulimit -v).
     #[arg(long, value_name = "SIZE", value_parser = parse_budget)]
     pub(super) max_memory: Option<u64>,
     /// No progress bar.

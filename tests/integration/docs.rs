@@ -192,3 +192,59 @@ fn example_matching_is_strict() {
     );
     assert_eq!(ex[1].output, ["y", "..."]);
 }
+
+/// The long options that `pegsol COMMAND --help` lists (its option lines, not its prose).
+fn listed_options(command: &str) -> Vec<String> {
+    let out = crate::common::pegsol()
+        .args([command, "--help"])
+        .output()
+        .expect("help");
+    let help = String::from_utf8(out.stdout).expect("utf-8 help");
+    let option = Regex::new(r"^\s+(?:-\w, )?(--[a-z][a-z0-9-]*)").expect("regex");
+    help.lines()
+        .filter_map(|l| option.captures(l).map(|c| c[1].to_string()))
+        .filter(|o| o != "--help")
+        .collect()
+}
+
+/// Every option of every command is described: in its section of docs/commands.md, or,
+/// for the commands without one (`completions`, `man`), in the README.
+#[test]
+fn every_option_is_in_the_command_reference() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let reference = std::fs::read_to_string(root.join("docs/commands.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut missing = Vec::new();
+    for command in [
+        "count",
+        "table",
+        "report",
+        "board",
+        "solve",
+        "reach",
+        "extremes",
+        "check",
+        "solvable",
+        "hint",
+        "line",
+        "completions",
+        "man",
+    ] {
+        let heading = format!("### `pegsol {command}`");
+        let text = match reference.split_once(&heading) {
+            Some((_, rest)) => rest.split("\n### `pegsol ").next().unwrap(),
+            None => &readme,
+        };
+        let options = listed_options(command);
+        assert!(
+            command == "completions" || !options.is_empty(),
+            "{command}: no options found in its help"
+        );
+        for option in options {
+            if !text.contains(&option) {
+                missing.push(format!("{command} {option}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not described: {missing:?}");
+}
