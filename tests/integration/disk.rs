@@ -2,8 +2,9 @@
 //! and thread count, resumed after SIGKILL, damaged files and a full disk refused.
 
 use crate::common::pegsol;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 const FILES: [&str; 4] = ["summary.csv", "pegs_left.csv", "finish.csv", "depth.csv"];
@@ -45,8 +46,14 @@ fn assert_same_files(a: &Path, b: &Path, what: &str) {
 /// small for a round of a few entries, and split.
 #[test]
 fn disk_sweeps_equal_memory_sweeps() {
-    // (command, its variants on disk, whether their passes must hold as planned)
-    type Case<'a> = (&'a [&'a str], &'a [&'a [&'a str]], bool);
+    // (command, its variants on disk, whether their passes must hold as planned, its
+    // sweep in memory when other tests share it)
+    type Case<'a> = (
+        &'a [&'a str],
+        &'a [&'a [&'a str]],
+        bool,
+        Option<fn() -> &'static Path>,
+    );
     let cases: &[Case] = &[
         (
             &["table", "--board", "tri:6", "--starts", "all"],
@@ -56,22 +63,31 @@ fn disk_sweeps_equal_memory_sweeps() {
                 &["-j", "1", "--max-memory", "120K", "--work-dir", "WORK"],
             ],
             false,
+            None,
         ),
         (
             &["count", "--board", "tri:7", "--hole", "a1"],
             &[&["-j", "2", "--max-memory", "16M"]],
             true,
+            Some(tri7_whole),
         ),
         (
             &["count", "--board", "english"],
             &[&["-j", "2", "--max-memory", "64M"]],
             true,
+            Some(english_whole),
         ),
     ];
-    for (command, variants, planned) in cases {
+    for (command, variants, planned, shared) in cases {
         let tmp = tempfile::tempdir().unwrap();
-        let memory = tmp.path().join("memory");
-        run_into(tmp.path(), command, &memory);
+        let memory = match shared {
+            Some(whole) => whole().to_path_buf(),
+            None => {
+                let memory = tmp.path().join("memory");
+                run_into(tmp.path(), command, &memory);
+                memory
+            }
+        };
         for (i, variant) in variants.iter().enumerate() {
             let out = tmp.path().join(format!("disk{i}"));
             let work = tmp.path().join(format!("work{i}"));
@@ -126,6 +142,37 @@ fn checkpoint_layer(work: &Path) -> Option<usize> {
 
 const TRI7: [&str; 6] = ["count", "--board", "tri:7", "--hole", "a1", "-j2"];
 
+/// english from the centre on 2 threads.
+const ENGLISH: [&str; 4] = ["count", "--board", "english", "-j2"];
+
+/// The CSV files of `args` swept in memory, made once per test process in `cell`: several
+/// tests compare with the same uninterrupted run (tri:7 from a1 takes about 5 s on 2 cores,
+/// english 4 s), and CI's 15 minutes are short.
+fn in_memory(cell: &'static OnceLock<PathBuf>, args: &[&str]) -> &'static Path {
+    cell.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("in-memory")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .unwrap()
+            .keep();
+        let out = dir.join("csv");
+        run_into(&dir, args, &out);
+        out
+    })
+}
+
+/// [`TRI7`]'s files, swept in memory ([`in_memory`]).
+fn tri7_whole() -> &'static Path {
+    static CELL: OnceLock<PathBuf> = OnceLock::new();
+    in_memory(&CELL, &TRI7)
+}
+
+/// [`ENGLISH`]'s files, swept in memory ([`in_memory`]).
+fn english_whole() -> &'static Path {
+    static CELL: OnceLock<PathBuf> = OnceLock::new();
+    in_memory(&CELL, &ENGLISH)
+}
+
 /// [`TRI7`] with its layers in `work` and its CSV files in `out`.
 fn tri7_into(work: &Path, out: &Path) -> assert_cmd::Command {
     let mut cmd = pegsol();
@@ -174,8 +221,7 @@ fn kill_at_layer_of(args: &[&str], work: &Path, out: &Path, layer: usize) -> boo
 #[test]
 fn killed_sweeps_resume_and_damaged_files_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
-    let whole = tmp.path().join("whole");
-    run_into(tmp.path(), &TRI7, &whole);
+    let whole = tri7_whole();
 
     let work = tmp.path().join("work");
     let out = tmp.path().join("out");
@@ -276,7 +322,7 @@ fn killed_sweeps_resume_and_damaged_files_are_refused() {
         .stderr(predicates::str::contains(format!(
             "resuming from layer {second}"
         )));
-    assert_same_files(&whole, &out, "resumed after two kills");
+    assert_same_files(whole, &out, "resumed after two kills");
     assert!(!folder.exists(), "work removed after success");
 }
 
@@ -468,8 +514,7 @@ fn a_failed_write_keeps_the_sweep() {
 #[test]
 fn edited_checkpoints_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
-    let whole = tmp.path().join("whole");
-    run_into(tmp.path(), &TRI7, &whole);
+    let whole = tri7_whole();
     let work = tmp.path().join("work");
     let out = tmp.path().join("out");
     assert!(kill_at_layer(&work, &out, 7), "killed before layer 7");
@@ -576,7 +621,7 @@ fn edited_checkpoints_are_refused() {
         .stderr(predicates::str::contains(format!(
             "resuming from layer {layer}"
         )));
-    assert_same_files(&whole, &out, "resumed from a checkpoint without a checksum");
+    assert_same_files(whole, &out, "resumed from a checkpoint without a checksum");
 }
 
 /// Totals past 128 bits come out exact. No board small enough for a test has that many
@@ -590,8 +635,7 @@ fn edited_checkpoints_are_refused() {
 #[test]
 fn totals_past_128_bits_are_exact() {
     let tmp = tempfile::tempdir().unwrap();
-    let whole = tmp.path().join("whole");
-    run_into(tmp.path(), &TRI7, &whole);
+    let whole = tri7_whole();
     let work = tmp.path().join("work");
     let out = tmp.path().join("out");
     assert!(kill_at_layer(&work, &out, 10), "killed before layer 10");
@@ -666,15 +710,13 @@ fn long_board_names_sweep_on_disk() {
 fn orbit_counts_past_128_bits_are_exact() {
     use pegsol::count::disk::{Identity, ShardReader, ShardWriter};
     use pegsol::total::Total;
-    const ENGLISH: [&str; 4] = ["count", "--board", "english", "-j2"];
     const START_PEGS: usize = 32;
     let scale = |t: Total| {
         let x = t.times(1 << 62).and_then(|x| x.times(1 << 62));
         x.and_then(|x| x.times(1 << 46)).unwrap()
     };
     let tmp = tempfile::tempdir().unwrap();
-    let whole = tmp.path().join("whole");
-    run_into(tmp.path(), &ENGLISH, &whole);
+    let whole = english_whole();
     let work = tmp.path().join("work");
     let out = tmp.path().join("out");
     assert!(
