@@ -57,7 +57,7 @@ fn tri5_most_pegs_left() {
 /// English board from the centre (Durango Bill; G. I. Bell; OEIS A112737).
 #[test]
 fn english_centre() {
-    let c = run("english", &["d4"], 0);
+    let c = crate::common::english_centre();
     assert_eq!(c.games(), 577_116_156_815_309_849_672);
     assert_eq!(c.wins_at("d4"), 40_861_647_040_079_968);
     assert_eq!(c.positions_reduced(), 23_475_688);

@@ -473,7 +473,7 @@ fn english_centre_to_d1_wins_as_the_count_engine_finishes() {
     let s0 = b.default_start();
     let f = Finish::parse(&b, Some("d1")).unwrap();
     let met = solvable(&b, s0, f, &opts(2)).unwrap();
-    let counted = common::run("english", &["d4"], 2);
+    let counted = common::english_centre();
     assert_eq!(met.wins, counted.wins_at("d1"));
     assert_eq!(met.wins, 10_215_411_760_019_992);
 }
