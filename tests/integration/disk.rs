@@ -147,7 +147,8 @@ const ENGLISH: [&str; 4] = ["count", "--board", "english", "-j2"];
 
 /// The CSV files of `args` swept in memory, made once per test process in `cell`: several
 /// tests compare with the same uninterrupted run (tri:7 from a1 takes about 5 s on 2 cores,
-/// english 4 s), and CI's 15 minutes are short.
+/// english 4 s), and CI's 15 minutes are short. The files (a few KB) stay in
+/// `CARGO_TARGET_TMPDIR`, since a static is never dropped.
 fn in_memory(cell: &'static OnceLock<PathBuf>, args: &[&str]) -> &'static Path {
     cell.get_or_init(|| {
         let dir = tempfile::Builder::new()

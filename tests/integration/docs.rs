@@ -7,8 +7,8 @@
 //! together), which must match line for line, except that:
 //! - a line `...` stands for any number of lines;
 //! - a line ending in `...` (`proof: ...; ...`) must match only up to there;
-//! - times (`0.03 s`), memory (`6.9 MiB`) and the thread count of a `wall time` line may
-//!   differ, since they depend on the machine.
+//! - times (`0.03 s`), memory (`6.9 MiB`) and a thread count at a line's end (`wall time
+//!   ..., 2 threads`) may differ, since they depend on the machine.
 //!
 //! So a figure printed in the documentation is a figure the program prints. Commands that
 //! take too long for the suite (tri:8 on disk) are listed in `NOT_RUN`.
@@ -65,8 +65,8 @@ fn examples(text: &str) -> Vec<Example> {
     found
 }
 
-/// Whether an output line matches the documented one (times, sizes and the thread count of
-/// a `wall time` line aside).
+/// Whether an output line matches the documented one (times, sizes and a thread count at
+/// the line's end aside).
 fn same_line(shown: &str, got: &str, machine: &Regex) -> bool {
     let (shown, got) = (shown.trim_end(), got.trim_end());
     if let Some(prefix) = shown.strip_suffix("...")
