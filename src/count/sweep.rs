@@ -2052,6 +2052,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         if let Some(free) = disk::free_bytes(dir)
             && need > free
         {
+            // No room where the directory cannot be made at all (`/proc/nope`): say that.
+            disk::check_creatable(dir)?;
             return Err(Error::Disk(format!(
                 "{} from {}: layer {layer} needs about {need} bytes on disk and {} has {free} \
                  bytes free; free some space or give another --work-dir",

@@ -606,13 +606,14 @@ impl Table {
     }
 
     /// Every pair of the table in `dir`, whole or not, its whole pairs checked
-    /// ([`check_entry`]).
+    /// ([`check_entry`], and their labels: [`super::labels`]).
     fn load_all(dir: &Path, format: Format) -> Result<Table> {
         let table = match format {
             Format::Csv => Table::load_csv(dir)?,
             Format::Json => Table::load_json(dir)?,
         };
         let sources = Sources::of(dir, format);
+        super::labels::check_table(&table, &|part| sources.file(part).to_string())?;
         let mut boards = BTreeMap::new();
         // The start class of each whole pair of a built-in board: one pair a class.
         let mut classes: BTreeMap<(&str, usize), &str> = BTreeMap::new();
@@ -1031,8 +1032,7 @@ fn read_csv(path: &Path, header: &[&str]) -> Result<Vec<(Key, Vec<String>)>> {
 /// `finish`, which names a hole.
 fn check_counts(file: &str, header: &[&str], key: &Key, row: &[String]) -> Result<()> {
     for (name, v) in header[2..].iter().zip(row) {
-        let whole = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
-        if *name != "finish" && !(whole && v.parse::<Total>().is_ok()) {
+        if *name != "finish" && !(super::labels::is_count(v) && v.parse::<Total>().is_ok()) {
             return Err(Error::input(format!(
                 "{file} was not written by pegsol table: {name} of {} from {} is '{}', not a \
                  count",
