@@ -588,10 +588,7 @@ pub fn sweep_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result
             return Err(Error::input("the starts of one sweep must be distinct"));
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| Error::input(format!("cannot start {} threads: {e}", opts.threads)))?;
+    let pool = crate::pool::build(opts.threads)?;
     // Each worker fills buffers of children for every shard, and a pass whose buffers
     // outgrow the budget is run again split in two: below 16 KiB a thread, passes split
     // until every shard is one and the sweep crawls (tri:6 at 64K: 8 s on 4 threads, 45 s

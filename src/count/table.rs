@@ -1531,11 +1531,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
         .map(|(p, _)| p)
         .collect();
     let skipped = plan.len() - todo.len();
-    let threads = if opts.threads == 0 {
-        rayon::current_num_threads()
-    } else {
-        opts.threads
-    };
+    let threads = crate::pool::threads(opts.threads);
     let bar = progress::bar(todo.len() as u64, "pairs", opts.progress);
     let mut computed = 0;
     let mut peak_bytes = memory::peak_rss();
@@ -1888,9 +1884,10 @@ pub fn summary_text(table: &Table, plan: &[Pair]) -> String {
     out
 }
 
-/// Removes temporary files a killed run left behind in `dir` (`.summary.csv.XXXXXX` and
-/// the like, from [`files::write_atomically`]); the files they were meant to replace are
-/// intact.
+/// Removes temporary files a killed run of an earlier version left behind in `dir`
+/// (`.summary.csv.XXXXXX` and the like; [`files::write_atomically`] now names them
+/// `.pegsol-tmp-PID.NAME.XXXXXX` and removes them itself); the files they were meant to
+/// replace are intact.
 fn remove_stale_temporaries(dir: &Path) {
     let names: Vec<&str> = csv_files().iter().map(|f| f.0).chain([JSON_FILE]).collect();
     let Ok(listing) = std::fs::read_dir(dir) else {
