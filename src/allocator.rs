@@ -97,3 +97,22 @@ fn refuse(size: usize) -> ! {
         libc::_exit(2)
     }
 }
+
+/// What the `pegsol` binary installs before `main`: [`OneLine`] as its global allocator,
+/// and a check, run before Rust's runtime starts, of whether standard output was closed
+/// (`pegsol count >&-`; the runtime then opens /dev/null in its place, after which a
+/// closed one cannot be told from one sent to /dev/null on purpose): see
+/// [`crate::cli::mark_stdout_closed`]. A macro, so that both are items of the binary and
+/// a program that uses the library keeps its own allocator.
+#[macro_export]
+macro_rules! binary_hooks {
+    () => {
+        #[global_allocator]
+        static ALLOCATOR: $crate::allocator::OneLine = $crate::allocator::OneLine;
+
+        #[cfg(target_os = "linux")]
+        #[used]
+        #[unsafe(link_section = ".init_array")]
+        static CHECK_STDOUT: extern "C" fn() = $crate::cli::check_stdout_at_start;
+    };
+}

@@ -11,7 +11,7 @@ mod extremes;
 mod hint;
 mod line;
 mod process;
-pub use process::mark_stdout_closed;
+pub use process::{check_stdout_at_start, mark_stdout_closed};
 mod reach;
 mod report;
 mod show;

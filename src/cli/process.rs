@@ -41,6 +41,15 @@ pub fn mark_stdout_closed() {
     STDOUT_CLOSED.store(true, Ordering::Relaxed);
 }
 
+/// Marks standard output closed ([`mark_stdout_closed`]) if descriptor 1 is not open: run
+/// before Rust's runtime starts, from the binary's `.init_array` ([`crate::binary_hooks`]).
+pub extern "C" fn check_stdout_at_start() {
+    // SAFETY: F_GETFD only asks whether descriptor 1 is open.
+    if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+        mark_stdout_closed();
+    }
+}
+
 /// Whether standard output was closed when the process started.
 pub(super) fn stdout_closed() -> bool {
     STDOUT_CLOSED.load(Ordering::Relaxed)
