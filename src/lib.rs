@@ -51,4 +51,5 @@ pub mod geometry;
 pub mod input;
 pub mod memory;
 pub mod output;
+pub mod play;
 pub mod total;
