@@ -6,6 +6,7 @@ mod disk;
 mod docs;
 mod line;
 mod mpi;
+mod play;
 mod published;
 mod reference;
 mod results;
