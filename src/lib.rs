@@ -52,5 +52,6 @@ pub mod geometry;
 pub mod input;
 pub mod memory;
 pub mod output;
+pub mod play;
 pub mod pool;
 pub mod total;

@@ -10,6 +10,7 @@ mod count;
 mod extremes;
 mod hint;
 mod line;
+mod play;
 mod process;
 pub use process::{check_stdout_at_start, mark_stdout_closed};
 mod reach;
@@ -54,6 +55,8 @@ enum Command {
     Extremes(extremes::ExtremesArgs),
     /// Check a game written in jump notation: every jump legal; report the final position.
     Check(check::CheckArgs),
+    /// Play on an interactive board, with the exact wins beside every jump.
+    Play(play::PlayArgs),
     /// Count every start class of one or more boards into one table (resumable).
     Table(table::TableArgs),
     /// Compare boards of a table and draw its pictures (SVG), from the files in DIR.
@@ -146,6 +149,7 @@ fn run_command(args: Vec<OsString>) -> Result<i32> {
         Command::Reach(args) => reach::run(args),
         Command::Extremes(args) => extremes::run(args),
         Command::Check(args) => check::run(args),
+        Command::Play(args) => play::run(args),
         Command::Table(args) => table::run(args, &command_line),
         Command::Report(args) => report::run(args),
         Command::Completions(args) => completions::run(args),

@@ -259,6 +259,7 @@ fn every_option_is_in_the_command_reference() {
         "reach",
         "extremes",
         "check",
+        "play",
         "solvable",
         "hint",
         "line",

@@ -7,6 +7,7 @@ mod docs;
 mod faults;
 mod line;
 mod mpi;
+mod play;
 mod published;
 mod reference;
 mod results;
