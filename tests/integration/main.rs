@@ -5,6 +5,7 @@ mod common;
 mod disk;
 mod docs;
 mod line;
+mod min_moves;
 mod mpi;
 mod published;
 mod reference;
