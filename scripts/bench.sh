@@ -90,6 +90,7 @@ if [ -n "${BENCH_MINMOVES:-}" ]; then
   CASES+=(
     "min-moves tri:6 all|solve --board tri:6 --min-moves --all-starts|10||fewest moves from any single vacancy to one peg anywhere: 9"
     "min-moves english d4|solve --board english --finish d4 --min-moves|60||fewest moves from d4 to one peg d4: 18"
+    "min-moves table tri:6|solve --board tri:6 --min-moves --table|60||tri:6,b4,,9"
     "min-moves tri:8 all|solve --board tri:8 --min-moves --all-starts --max-memory 8GiB|600|8192|fewest moves from any single vacancy to one peg anywhere: 13"
   )
 fi

@@ -6,9 +6,12 @@ use super::print;
 use super::show::{SearchArgs, ShowArgs, emit, summary};
 use crate::analysis::solvable::Finish;
 use crate::error::Result;
-use crate::games::minmoves::{Ends, min_moves};
+use crate::games::minmoves::{Ends, min_moves, table};
 use crate::games::solve::{Goal, Outcome, search};
+use crate::geometry::board::Board;
+use crate::output::{files, progress};
 use clap::Args;
+use std::path::PathBuf;
 use std::time::Instant;
 use thousands::Separable;
 
@@ -32,6 +35,16 @@ pub(super) struct SolveArgs {
     /// With --min-moves: the best over every single-vacancy start (ignores --hole).
     #[arg(long, requires = "min_moves")]
     all_starts: bool,
+    /// With --min-moves: a table of the fewest moves from every start class (or from the
+    /// classes of the --hole cells) to one peg anywhere and to each finishing hole with a
+    /// win, as CSV (board,start,finish,moves; finish empty for anywhere).
+    #[arg(long, requires = "min_moves",
+          conflicts_with_all = ["all_starts", "finish", "show", "svg"])]
+    table: bool,
+    /// With --table: merge the rows into DIR/min_moves.csv (DIR created if missing; the
+    /// rows of other boards and starts kept; written atomically) instead of printing them.
+    #[arg(long, value_name = "DIR", requires = "table")]
+    csv: Option<PathBuf>,
     /// Worker threads (0 = one per core, at most 1024). Default: one per core with --min-moves, where the
     /// answer is the same for every value; one for the search of a game, where more threads
     /// take later work units and expand more positions in all (french d2 to d6: 216,537 to
@@ -60,6 +73,9 @@ pub(super) fn run(args: SolveArgs) -> Result<i32> {
     };
     let clock = Instant::now();
     let pool = crate::pool::build(args.threads.unwrap_or(if args.min_moves { 0 } else { 1 }))?;
+    if args.table {
+        return pool.install(|| min_moves_table(&args, &board));
+    }
     if args.min_moves {
         let from = (!args.all_starts).then_some(start);
         let ends = finish.map_or(Ends::Any, Ends::Hole);
@@ -132,4 +148,66 @@ pub(super) fn run(args: SolveArgs) -> Result<i32> {
             Ok(1)
         }
     }
+}
+
+/// `--min-moves --table`: the rows of each start class asked for, printed or merged into
+/// `DIR/min_moves.csv`.
+fn min_moves_table(args: &SolveArgs, board: &Board) -> Result<i32> {
+    let classes = board.hole_classes();
+    let mut starts: Vec<usize> = Vec::new();
+    if args.start.holes.is_empty() {
+        starts.extend(classes.iter().map(|c| c[0]));
+    } else {
+        for name in &args.start.holes {
+            let h = board.hole(name)?;
+            let rep = classes.iter().find(|c| c.contains(&h)).expect("a class")[0];
+            if !starts.contains(&rep) {
+                starts.push(rep);
+            }
+        }
+    }
+    // A bad or unwritable file is refused before the search, not after it.
+    let old = match &args.csv {
+        Some(dir) => {
+            files::prepare_dir(dir)?;
+            let path = files::replaceable(&dir.join(table::FILE))?;
+            if path.exists() {
+                table::read(&path)?
+            } else {
+                Vec::new()
+            }
+        }
+        None => Vec::new(),
+    };
+    let bar = progress::bar(starts.len() as u64, "start classes", true);
+    let mut rows = Vec::new();
+    for &s in &starts {
+        bar.set_message(format!("from {}", board.hole_name(s)));
+        rows.extend(table::start_rows(
+            board,
+            s,
+            args.memory.budget(),
+            &mut |k, n| {
+                bar.set_message(format!("from {}: finish {k} of {n}", board.hole_name(s)));
+            },
+        )?);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let done: Vec<(String, String)> = starts
+        .iter()
+        .map(|&s| (board.name().to_string(), board.hole_name(s)))
+        .collect();
+    match &args.csv {
+        Some(dir) => {
+            let bytes = table::merged_csv(old, rows, &done)?;
+            files::write_atomically(dir, &[(table::FILE, bytes)])?;
+            print(&format!("{}\n", dir.join(table::FILE).display()));
+        }
+        None => {
+            let bytes = table::merged_csv(Vec::new(), rows, &done)?;
+            print(&String::from_utf8_lossy(&bytes));
+        }
+    }
+    Ok(0)
 }

@@ -585,9 +585,63 @@ pub fn write(dir: &Path, boards: &[String], out: &Path) -> Result<Vec<String>> {
         ));
     }
 
+    files.extend(min_moves_pictures(dir)?);
+
     let named: Vec<(&str, Vec<u8>)> = files.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
     let names: Vec<&str> = named.iter().map(|f| f.0).collect();
     files::prepare_files(out, &names)?;
     files::write_atomically(out, &named)?;
     Ok(files.into_iter().map(|(n, _)| n).collect())
+}
+
+/// `min_moves_{board}.svg` for each built-in board of `DIR/min_moves.csv` (written by
+/// `pegsol solve --min-moves --table --csv DIR`), when the file exists: one panel per start
+/// class with rows (a start without a win has none).
+fn min_moves_pictures(dir: &Path) -> Result<Vec<(String, Vec<u8>)>> {
+    use crate::games::minmoves::table as moves;
+    use crate::geometry::board::{Board, builtin_spec, is_builtin};
+    use crate::output::moves_map::{MovesPanel, min_moves_maps};
+    let path = dir.join(moves::FILE);
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let rows = moves::read(&path)?;
+    let mut boards: Vec<&str> = Vec::new();
+    for r in &rows {
+        if !boards.contains(&r.board.as_str()) {
+            boards.push(&r.board);
+        }
+    }
+    let mut out = Vec::new();
+    for b in boards {
+        if !is_builtin(b) || builtin_spec(b) != b {
+            continue; // a board file's name: its picture is not in the table
+        }
+        let board = Board::from_spec(b)?;
+        let mut panels = Vec::new();
+        for class in board.hole_classes() {
+            let start = board.hole_name(class[0]);
+            let mut panel = MovesPanel {
+                start: class[0],
+                class_size: class.len(),
+                anywhere: None,
+                moves: vec![None; board.holes()],
+            };
+            for r in rows.iter().filter(|r| r.board == b && r.start == start) {
+                if r.finish.is_empty() {
+                    panel.anywhere = Some(r.moves);
+                } else {
+                    panel.moves[board.hole(&r.finish)?] = Some(r.moves);
+                }
+            }
+            if panel.anywhere.is_some() {
+                panels.push(panel);
+            }
+        }
+        out.push((
+            format!("min_moves_{}.svg", slug(b)),
+            min_moves_maps(&board, &panels).into_bytes(),
+        ));
+    }
+    Ok(out)
 }

@@ -1,6 +1,6 @@
 //! How results are written, for any computation: CSV rendering and atomic files
 //! ([`files`]), the one progress-bar factory ([`progress`]), and SVG charts and board
-//! pictures ([`plot`]). Depends only on [`crate::geometry`] and [`crate::error`]; the
+//! pictures ([`plot`], [`moves_map`]). Depends only on [`crate::geometry`] and [`crate::error`]; the
 //! exporters that know a result type sit beside it (for example [`crate::count::export`]).
 //!
 //! ```
@@ -10,6 +10,7 @@
 //! ```
 
 pub mod files;
+pub mod moves_map;
 pub mod plot;
 pub mod progress;
 pub mod temps;

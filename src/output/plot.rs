@@ -8,7 +8,7 @@ use std::fmt::Write;
 use thousands::Separable;
 
 /// Pixels between neighbouring holes.
-const SCALE: f64 = 30.0;
+pub(crate) const SCALE: f64 = 30.0;
 /// Colours for start classes and chart series.
 const PALETTE: &[&str] = &[
     "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#edc948", "#ff9da7",
@@ -39,13 +39,13 @@ pub fn hole_positions(board: &Board) -> Vec<(f64, f64)> {
 }
 
 /// Escapes text for SVG.
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
 }
 
-fn svg_open(w: f64, h: f64) -> String {
+pub(crate) fn svg_open(w: f64, h: f64) -> String {
     format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" \
          viewBox=\"0 0 {w:.0} {h:.0}\" font-family=\"sans-serif\">\n\
@@ -54,14 +54,14 @@ fn svg_open(w: f64, h: f64) -> String {
 }
 
 /// Width and height of a board drawing in pixels (holes plus a margin of one hole).
-fn board_extent(pos: &[(f64, f64)]) -> (f64, f64) {
+pub(crate) fn board_extent(pos: &[(f64, f64)]) -> (f64, f64) {
     let w = pos.iter().map(|p| p.0).fold(0.0, f64::max);
     let h = pos.iter().map(|p| p.1).fold(0.0, f64::max);
     ((w + 1.0) * SCALE, (h + 1.0) * SCALE)
 }
 
 /// A colour between white-ish (t = 0) and dark red (t = 1).
-fn heat(t: f64) -> String {
+pub(crate) fn heat(t: f64) -> String {
     let t = t.clamp(0.0, 1.0);
     let lo = (255.0, 237.0, 160.0);
     let mid = (240.0, 59.0, 32.0);

@@ -6,6 +6,7 @@ mod disk;
 mod docs;
 mod faults;
 mod line;
+mod min_moves;
 mod mpi;
 mod play;
 mod published;

@@ -24,6 +24,9 @@
 //! for `L` the first meeting of `L` moves is the answer. The layer that brings the depths to
 //! the limit is only probed against the other side, never stored.
 
+pub mod reference;
+pub mod table;
+
 use crate::error::{Error, Result};
 use crate::geometry::bits::Bits;
 use crate::geometry::board::{Board, Jump, Pegs, bit};

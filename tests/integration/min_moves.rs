@@ -1,0 +1,202 @@
+//! The table of fewest moves per start (`solve --min-moves --table`, results/min_moves.csv)
+//! against a plain breadth-first search by moves, through `check`, and on 1 and 2 threads.
+
+use crate::common::pegsol;
+use pegsol::games::minmoves::reference::fewest_moves_by_bfs;
+use pegsol::games::minmoves::table::{Row, read, start_rows};
+use pegsol::geometry::board::{Board, bit};
+
+/// The rows a plain breadth-first search by moves gives for every start class of `spec`.
+fn plain_rows(spec: &str) -> Vec<Row> {
+    let b = Board::from_spec(spec).unwrap();
+    let mut rows = Vec::new();
+    for class in b.hole_classes() {
+        let s = class[0];
+        let plain = fewest_moves_by_bfs(&b, b.full() ^ bit(s));
+        let row = |finish: String, moves| Row {
+            board: spec.to_string(),
+            start: b.hole_name(s),
+            finish,
+            moves,
+        };
+        if let Some(m) = plain.iter().flatten().min() {
+            rows.push(row(String::new(), *m));
+        }
+        for (h, m) in plain.iter().enumerate() {
+            if let Some(m) = m {
+                rows.push(row(b.hole_name(h), *m));
+            }
+        }
+    }
+    rows
+}
+
+/// The best over the starts of a table's rows (its "anywhere" rows).
+fn best(rows: &[Row]) -> Option<usize> {
+    rows.iter()
+        .filter(|r| r.finish.is_empty())
+        .map(|r| r.moves)
+        .min()
+}
+
+#[test]
+fn table_agrees_with_a_plain_search_on_tri4_to_tri6() {
+    // The best over the starts is OEIS A127500's: 5, 9, 9.
+    for (spec, published) in [("tri:4", 5), ("tri:5", 9), ("tri:6", 9)] {
+        let b = Board::from_spec(spec).unwrap();
+        let mut rows = Vec::new();
+        for class in b.hole_classes() {
+            rows.extend(start_rows(&b, class[0], u64::MAX, &mut |_, _| {}).unwrap());
+        }
+        let plain = plain_rows(spec);
+        assert_eq!(rows, plain, "{spec}");
+        assert_eq!(best(&rows), Some(published), "{spec}");
+    }
+}
+
+/// The rows of `spec` in results/min_moves.csv against the plain search.
+fn committed_rows_agree_with_a_plain_search(spec: &str, published: usize) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/results/min_moves.csv");
+    let rows: Vec<Row> = read(std::path::Path::new(path))
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.board == spec)
+        .collect();
+    assert_eq!(rows, plain_rows(spec), "{spec}");
+    assert_eq!(best(&rows), Some(published), "{spec}");
+}
+
+#[test]
+fn committed_table_agrees_with_a_plain_search_on_tri4_to_tri6() {
+    for (spec, published) in [("tri:4", 5), ("tri:5", 9), ("tri:6", 9)] {
+        committed_rows_agree_with_a_plain_search(spec, published);
+    }
+}
+
+#[test]
+#[ignore = "hours on 2 cores (one tri:7 start and finish took 135 s): \
+            cargo test --release -- --ignored table_agrees_with_a_plain_search_on_tri7"]
+fn table_agrees_with_a_plain_search_on_tri7() {
+    let b = Board::from_spec("tri:7").unwrap();
+    let mut rows = Vec::new();
+    for class in b.hole_classes() {
+        rows.extend(start_rows(&b, class[0], u64::MAX, &mut |_, _| {}).unwrap());
+    }
+    assert_eq!(rows, plain_rows("tri:7"));
+    assert_eq!(best(&rows), Some(12)); // OEIS A127500
+}
+
+fn run(args: &[&str]) -> (String, String, i32) {
+    let out = pegsol().args(args).output().expect("run pegsol");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn table_is_the_same_on_one_and_two_threads_and_its_games_pass_check() {
+    let table = |threads: &str| {
+        let (out, err, code) = run(&[
+            "solve",
+            "--board",
+            "tri:5",
+            "--min-moves",
+            "--table",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let one = table("1");
+    assert_eq!(one, table("2"));
+    let mut lines = one.lines();
+    assert_eq!(lines.next(), Some("board,start,finish,moves"));
+    let mut rows = 0;
+    for line in lines {
+        rows += 1;
+        let cols: Vec<&str> = line.split(',').collect();
+        let (start, finish, moves) = (cols[1], cols[2], cols[3]);
+        let mut args = vec!["solve", "--board", "tri:5", "--hole", start, "--min-moves"];
+        if !finish.is_empty() {
+            args.extend(["--finish", finish]);
+        }
+        let (game, err, code) = run(&args);
+        assert_eq!(code, 0, "{line}: {err}");
+        let out = pegsol()
+            .args(["check", "-"])
+            .write_stdin(game.clone())
+            .output()
+            .unwrap();
+        let report = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{line}: {game}");
+        assert!(
+            report.contains(&format!("in {moves} moves")),
+            "{line}: {report}"
+        );
+        let end = if finish.is_empty() {
+            "final position: 1 peg (".to_string()
+        } else {
+            format!("final position: 1 peg ({finish})")
+        };
+        assert!(report.contains(&end), "{line}: {report}");
+    }
+    // tri:5: a1 finishes in 6 holes, a2 in 4, a3 in 6, b3 in 2, plus "anywhere" for each.
+    assert!(rows > 4, "{one}");
+}
+
+#[test]
+fn table_csv_merges_by_board_and_start_and_refuses_a_bad_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let csv = dir.path().join("min_moves.csv");
+    let (_, err, code) = run(&[
+        "solve",
+        "-b",
+        "tri:5",
+        "--min-moves",
+        "--table",
+        "--hole",
+        "b3",
+        "--csv",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (_, err, code) = run(&["solve", "-b", "tri:4", "--min-moves", "--table", "--csv", d]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    // tri:4 before tri:5 (tri:4 wins only from the edge class of a2, in 5 moves to b2);
+    // tri:5 keeps the b3 rows.
+    assert!(
+        text.starts_with("board,start,finish,moves\ntri:4,a2,,5\ntri:4,a2,b2,5\ntri:5,b3,,"),
+        "{text}"
+    );
+    assert!(text.contains("\ntri:5,b3,,"), "{text}");
+    assert!(!text.contains("\ntri:5,a1,"), "{text}");
+    // The same start again (named by another cell of its class, c4): rows replaced, not added.
+    let (_, err, code) = run(&[
+        "solve",
+        "-b",
+        "tri:5",
+        "--min-moves",
+        "--table",
+        "--hole",
+        "c4",
+        "--csv",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), text);
+    // A file that is not a table: one line, exit 2, left as it was.
+    std::fs::write(&csv, "board,start\n").unwrap();
+    let (_, err, code) = run(&["solve", "-b", "tri:4", "--min-moves", "--table", "--csv", d]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("is not board,start,finish,moves"), "{err}");
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), "board,start\n");
+    // --table asks for --min-moves.
+    let (_, _, code) = run(&["solve", "-b", "tri:4", "--table"]);
+    assert_eq!(code, 2);
+}
