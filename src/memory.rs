@@ -76,8 +76,8 @@ pub fn hard_room() -> Option<u64> {
 /// `memory.limit_in_bytes`), the limit less what the group uses, its page cache not counted
 /// as used (the kernel reclaims it before it kills: `file` less `shmem` in v2's
 /// memory.stat, `total_cache` less `total_shmem` in v1's). None without a limit.
-/// (`sysinfo`'s `cgroup_limits` gave None under a cgroup v1 limit here, thirty-ninth
-/// session: hence these few lines.)
+/// (`sysinfo`'s `cgroup_limits` gave None under a cgroup v1 limit, measured on 29 November
+/// 2026 at 30a1141: hence these few lines.)
 fn cgroup_room() -> Option<u64> {
     use std::path::{Path, PathBuf};
     let number = |path: &Path| {
@@ -142,7 +142,8 @@ fn cgroup_room() -> Option<u64> {
 /// `+=`) faults twice on each page, once to read and once to copy on write, and the second
 /// fault flushes the page from the other threads' TLBs. Written out, each page faults once.
 /// `solvable --board tri:7 --hole a3 --finish any` spent a fifth of its samples in those
-/// faults (`perf`, twenty-eighth session; docs/internals.md, "Work units, shards and tables").
+/// faults (`perf`, 28 November 2026, 0f9c708; docs/internals.md, "Work units, shards and
+/// tables").
 ///
 /// ```
 /// let v = pegsol::memory::filled(3, 7u32);

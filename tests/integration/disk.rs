@@ -38,7 +38,8 @@ fn assert_same_files(a: &Path, b: &Path, what: &str) {
 /// on disk (forced by a work directory, or by budgets small enough to spill at several
 /// layers, tri:7's in up to three passes a layer), with 1 and 2 threads, equal the sweep in
 /// memory byte for byte. Every class at once (the table's lanes) is tri:6's case: every
-/// class of tri:7 at 48M took 76 s of the CI's 15 minutes on a slower machine.
+/// class of tri:7 at 48M took 76 s of the CI's 15 minutes on a slower machine (2 cores,
+/// 24 GiB, AMD EPYC at 2.6 GHz; 27 November 2026, ca65279).
 ///
 /// tri:7's and english's passes, as planned, hold within the budget: none is split in two
 /// and run again (`PEGSOL_TRACE`'s "outgrew" line). Before the rounds were sized from the

@@ -918,16 +918,17 @@ fn pagoda_cuts_never_rule_out_a_winning_path() {
     assert!(ruled_out > 0, "the cuts rule nothing out");
 }
 
-/// Meeting in the middle with pagoda cuts against the full sweep (which has none), mostly on
-/// larger boards than the brute force reaches: the same solvable counts per layer, raw and
-/// up to symmetry, and the same wins. Pairs where the goal is the start's complement (the
-/// mirrored meeting) and others, one peg anywhere (tri:6 from a3: tri:7 from a3 took 100 s
-/// of the CI's 15 minutes on a slower machine; english's centre to any hole is checked
-/// against the reference passes' file in `english_centre_to_any_hole_mirrors_after_one_jump`),
-/// and pairs with no win (tri:7 from a1). English from d4 to d1, whose full sweep took 26 s
-/// (half a minute of the CI's time, on a slower machine), is checked against that sweep's
-/// file in `solvable_csv_matches_the_full_sweep_of_3285e25` and against the count engine in
-/// `english_centre_to_d1_wins_as_the_count_engine_finishes`.
+/// Meeting in the middle with pagoda cuts against the full sweep (which has none), mostly
+/// on larger boards than the brute force reaches: the same solvable counts per layer, raw
+/// and up to symmetry, and the same wins. Pairs where the goal is the start's complement
+/// (the mirrored meeting) and others, one peg anywhere (tri:6 from a3: tri:7 from a3 took
+/// 100 s of the CI's 15 minutes on a 2-core, 24 GiB AMD EPYC at 2.6 GHz, 27 November 2026;
+/// english's centre to any hole is checked against the reference passes' file in
+/// `english_centre_to_any_hole_mirrors_after_one_jump`), and pairs with no win (tri:7 from
+/// a1). English from d4 to d1, whose full sweep took 26 s (half a minute of the CI's time,
+/// on a 2-core, 24 GiB Intel Xeon, 28 November 2026, 7a28e49), is checked against that
+/// sweep's file in `solvable_csv_matches_the_full_sweep_of_3285e25` and against the count
+/// engine in `english_centre_to_d1_wins_as_the_count_engine_finishes`.
 #[test]
 fn pruned_meeting_matches_the_full_sweep() {
     let mut some_win = 0;
