@@ -230,7 +230,7 @@ impl Cluster {
     /// ```
     pub fn default_budget(&self) -> u64 {
         let budget = crate::memory::default_budget() / self.local.max(1) as u64;
-        if self.size > 1 && std::env::var_os("PEGSOL_TRACE").is_some() {
+        if self.size > 1 && crate::output::progress::tracing() {
             eprintln!(
                 "rank {} of {}: default --max-memory {} ({} ranks on this machine share it)",
                 self.rank,

@@ -14,12 +14,6 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Whether `PEGSOL_TRACE` asks for one line per layer on stderr (sizes, memory, seconds
-/// since the sweep began).
-pub(super) fn trace() -> bool {
-    std::env::var_os("PEGSOL_TRACE").is_some()
-}
-
 /// The sizes of the layers swept so far, for the guesses of the next layer's size and
 /// the choice of lanes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -193,9 +187,9 @@ impl Run {
         }
     }
 
-    /// A trace line on stderr, under `PEGSOL_TRACE`.
+    /// A trace line on stderr, under `PEGSOL_TRACE` ([`progress::tracing`]).
     pub(super) fn trace(&self, text: impl FnOnce() -> String) {
-        if trace() {
+        if progress::tracing() {
             eprintln!("{}", text());
         }
     }
