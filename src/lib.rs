@@ -42,6 +42,7 @@ macro_rules! eprintln {
     }};
 }
 
+pub mod allocator;
 pub mod analysis;
 pub mod cli;
 pub mod count;
@@ -51,4 +52,5 @@ pub mod geometry;
 pub mod input;
 pub mod memory;
 pub mod output;
+pub mod pool;
 pub mod total;

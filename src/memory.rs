@@ -171,6 +171,31 @@ pub(crate) fn unmap_freed_blocks() {
     }
 }
 
+/// Under an address-space limit (`ulimit -v`), asks the C allocator for one heap (arena)
+/// for all threads. glibc gives each thread that allocates a heap of its own and reserves
+/// 64 MiB of address space for each, mapped but unused: under `ulimit -v 300000` (293 MiB)
+/// two workers' heaps took 128 MiB of the limit beside a 100 MiB budget, and `table --board
+/// tri:7` aborted for want of 285,672 bytes. Without such a limit, reserved address space
+/// costs nothing and the threads keep their own heaps. Called once by
+/// [`crate::cli::run`]; a no-op off glibc.
+pub(crate) fn one_arena_under_address_limit() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct it is given.
+    let limited = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0
+        && limit.rlim_cur != libc::RLIM_INFINITY;
+    // SAFETY: as in `unmap_freed_blocks`.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if limited {
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        }
+    }
+    let _ = limited;
+}
+
 /// Asks the C allocator to keep the memory freed at the top of its heaps instead of
 /// returning it to the system: `solvable` and `hint` build and drop many tables of a few
 /// hundred kilobytes, and each page given back cost a page fault when it was taken again.

@@ -263,11 +263,7 @@ pub fn solvable(from: usize, to: usize) -> Result<Vec<LineLayer>> {
 /// assert_eq!(layers, solvable(3, 7).unwrap()); // any number of threads, one answer
 /// ```
 pub fn solvable_with_threads(from: usize, to: usize, threads: usize) -> Result<Vec<LineLayer>> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::input(format!("cannot start {threads} threads: {e}")))?;
-    pool.install(|| solvable(from, to))
+    crate::pool::build(threads)?.install(|| solvable(from, to))
 }
 
 /// What `pegsol line --pegs` prints: per number of pegs the counts, then (when `pictures`)

@@ -36,8 +36,11 @@ fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
     let (board, start) = args.start.resolve()?;
     let first = cluster.rank() == 0;
     let mut _lock = None;
+    // A directory that does not exist yet is made when the files are written, so that a
+    // run killed before then leaves none behind.
     if let Some(dir) = &args.csv
         && first
+        && files::probe_dir(dir)?
     {
         files::prepare_files(dir, &crate::count::export::COUNT_FILES)?;
         _lock = Some(files::lock_dir(dir, "--csv")?);
@@ -78,7 +81,12 @@ fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
         return Ok(0);
     }
     if let Some(dir) = &args.csv {
-        files::write_atomically(dir, &export::count_files(std::slice::from_ref(&counts))?)?;
+        let bytes = export::count_files(std::slice::from_ref(&counts))?;
+        if _lock.is_none() {
+            files::prepare_files(dir, &crate::count::export::COUNT_FILES)?;
+            _lock = Some(files::lock_dir(dir, "--csv")?);
+        }
+        files::write_atomically(dir, &bytes)?;
     }
     if let Some(work) = &swept.work {
         crate::count::disk::remove_work(work)?;

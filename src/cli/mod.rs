@@ -10,6 +10,8 @@ mod count;
 mod extremes;
 mod hint;
 mod line;
+mod process;
+pub use process::mark_stdout_closed;
 mod reach;
 mod report;
 mod show;
@@ -76,7 +78,9 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    process::prepare();
     crate::memory::unmap_freed_blocks();
+    crate::memory::one_arena_under_address_limit();
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     let outcome = run_command(args);
     // A command whose output could not be written failed, whatever it computed.
@@ -153,9 +157,18 @@ fn run_command(args: Vec<OsString>) -> Result<i32> {
 /// the command's error when it ends.
 static STDOUT_ERROR: Mutex<Option<String>> = Mutex::new(None);
 
-/// Writes to stdout. A closed pipe (`pegsol count | head`) is ignored; any other failure
-/// (a full disk, a file size limit) fails the command once it ends, exit code 2.
+/// Writes to stdout. A closed pipe (`pegsol count | head`) is ignored: the reader has all
+/// it wanted, and each later write fails the same way, without a message. Any other
+/// failure (a full disk, a file size limit, a standard output closed from the start)
+/// fails the command once it ends: one line, exit code 2.
 pub(crate) fn print(text: &str) {
+    if process::stdout_closed() {
+        STDOUT_ERROR
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get_or_insert_with(|| "it is closed".to_string());
+        return;
+    }
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush())
         && e.kind() != std::io::ErrorKind::BrokenPipe
@@ -169,11 +182,7 @@ pub(crate) fn print(text: &str) {
 
 /// The closing line of a sweep: wall time, peak memory, threads.
 fn timing(secs: f64, threads: usize) -> String {
-    let threads = if threads == 0 {
-        rayon::current_num_threads()
-    } else {
-        threads
-    };
+    let threads = crate::pool::threads(threads);
     format!(
         "wall time {secs:.2} s, peak memory {}, {threads} thread{}\n",
         memory::peak_rss().map_or("unknown".into(), memory::human),

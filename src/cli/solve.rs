@@ -5,7 +5,7 @@ use super::args::StartArgs;
 use super::print;
 use super::show::{SearchArgs, ShowArgs, emit, summary};
 use crate::analysis::solvable::Finish;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::games::minmoves::{Ends, min_moves};
 use crate::games::solve::{Goal, Outcome, search};
 use clap::Args;
@@ -59,10 +59,7 @@ pub(super) fn run(args: SolveArgs) -> Result<i32> {
         n => format!("{n} pegs anywhere"),
     };
     let clock = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(if args.min_moves { 0 } else { 1 }))
-        .build()
-        .map_err(|e| Error::input(format!("cannot start the worker threads: {e}")))?;
+    let pool = crate::pool::build(args.threads.unwrap_or(if args.min_moves { 0 } else { 1 }))?;
     if args.min_moves {
         let from = (!args.all_starts).then_some(start);
         let ends = finish.map_or(Ends::Any, Ends::Hole);

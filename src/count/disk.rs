@@ -96,6 +96,90 @@ fn io_error(path: &Path, what: &str, e: std::io::Error) -> Error {
     Error::Disk(format!("cannot {what} {}: {e}", path.display()))
 }
 
+/// Opens `path` for reading if it is a regular file. A FIFO, a device, a socket or a
+/// directory in its place is refused with an error of kind `InvalidInput` naming what it
+/// is, rather than read: opening a FIFO for reading blocks until a writer comes, for ever
+/// in a work directory. The file is opened without blocking and its type checked on the
+/// handle, so that nothing can be swapped in between the check and the read.
+///
+/// ```
+/// let dir = tempfile::tempdir().unwrap();
+/// let file = dir.path().join("checkpoint.json");
+/// std::fs::write(&file, "{}").unwrap();
+/// assert!(pegsol::count::disk::open_regular(&file).is_ok());
+/// let e = pegsol::count::disk::open_regular(dir.path()).unwrap_err();
+/// assert_eq!(e.to_string(), "not a regular file but a directory");
+/// ```
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let not_regular = |kind: fs::FileType| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("not a regular file but {}", kind_name(kind)),
+        )
+    };
+    let file = match fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+    {
+        Ok(f) => f,
+        // A socket cannot be opened at all (ENXIO): say what it is.
+        Err(e) => match fs::metadata(path) {
+            Ok(m) if !m.is_file() => return Err(not_regular(m.file_type())),
+            _ => return Err(e),
+        },
+    };
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
+        return Ok(file);
+    }
+    Err(not_regular(kind))
+}
+
+/// What a file type is, in words: `a directory`, `a FIFO`, ...
+fn kind_name(kind: fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_block_device() || kind.is_char_device() {
+        "a device"
+    } else if kind.is_file() {
+        "a regular file"
+    } else {
+        "something else"
+    }
+}
+
+impl Header {
+    /// The header's `HEADER` bytes as [`ShardWriter::finish`] writes them: compact JSON,
+    /// padded with spaces, then a newline.
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut text = serde_json::to_vec(self).expect("a header serializes");
+        if text.len() < HEADER {
+            text.resize(HEADER - 1, b' ');
+            text.push(b'\n');
+        }
+        text
+    }
+
+    /// Reads a header, refusing one that is not byte for byte as pegsol writes it: a field
+    /// renamed, dropped or added (an unknown one would be ignored by the parser, a missing
+    /// checksum would switch the check off), reordered or respaced.
+    fn parse(head: &[u8]) -> std::result::Result<Header, String> {
+        let header: Header = serde_json::from_slice(head.trim_ascii_end())
+            .map_err(|e| format!("bad header: {e}"))?;
+        if header.to_bytes() != head {
+            return Err("a header not as pegsol writes it: a field added or renamed".into());
+        }
+        Ok(header)
+    }
+}
+
 /// A writer that checksums what it passes on.
 struct Crc<W> {
     inner: W,
@@ -246,16 +330,14 @@ impl ShardWriter {
         self.header.bytes = crc.bytes;
         self.header.crc32 = crc.crc.finalize();
         let mut file = crc.inner;
-        let mut text = serde_json::to_vec(&self.header).expect("a header serializes");
-        if text.len() >= HEADER {
+        let text = self.header.to_bytes();
+        if text.len() > HEADER || text.last() != Some(&b'\n') {
             return Err(Error::Disk(format!(
                 "the header of {} needs {} bytes, more than {HEADER}",
                 self.path.display(),
                 text.len()
             )));
         }
-        text.resize(HEADER - 1, b' ');
-        text.push(b'\n');
         use std::io::{Seek, SeekFrom};
         file.seek(SeekFrom::Start(0))
             .and_then(|_| file.write_all(&text))
@@ -307,18 +389,20 @@ impl ShardReader {
     /// # Ok::<(), pegsol::error::Error>(())
     /// ```
     pub fn open(path: &Path, id: &Identity, layer: usize, shard: usize) -> Result<ShardReader> {
-        let mut file = File::open(path).map_err(|e| io_error(path, "open", e))?;
         let corrupt = |why: &str| {
             Error::Disk(format!(
                 "{} is not a usable layer file ({why}); remove the work directory to start over",
                 path.display()
             ))
         };
+        let mut file = open_regular(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidInput => corrupt(&e.to_string()),
+            _ => io_error(path, "open", e),
+        })?;
         let mut head = vec![0u8; HEADER];
         file.read_exact(&mut head)
             .map_err(|_| corrupt("truncated header"))?;
-        let header: Header =
-            serde_json::from_slice(head.trim_ascii_end()).map_err(|_| corrupt("bad header"))?;
+        let header = Header::parse(&head).map_err(|why| corrupt(&why))?;
         if header.format != FORMAT {
             return Err(corrupt(&format!("format {:?}", header.format)));
         }
@@ -602,9 +686,8 @@ struct Checkpoint {
     shards: Vec<(u64, u64)>,
     progress: Progress,
     /// The CRC-32 of the checkpoint's compact JSON without this field
-    /// ([`Checkpoint::checksum`]). Checkpoints of pegsol before it kept this have none:
-    /// they are accepted when consistent ([`Checkpoint::consistent`], which every
-    /// checkpoint must also be), so that an upgrade does not throw a long sweep away.
+    /// ([`Checkpoint::checksum`]). Always written; a checkpoint read without it (of a pegsol
+    /// before it kept one, or edited) is refused ([`Checkpoint::sealed`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     crc32: Option<u32>,
 }
@@ -623,6 +706,23 @@ impl Checkpoint {
             crc32: None,
         };
         crc32fast::hash(&serde_json::to_vec(&bare).expect("a checkpoint serializes"))
+    }
+
+    /// Checks that the checkpoint read from `text` is as pegsol writes it (byte for byte:
+    /// no field added, renamed, dropped or reordered) and carries its checksum, and that the
+    /// checksum matches. A checkpoint without one (of a pegsol before it kept one, or with
+    /// its key renamed) is refused: its figures cannot be told from edited ones.
+    fn sealed(&self, text: &[u8]) -> std::result::Result<(), String> {
+        let Some(stored) = self.crc32 else {
+            return Err("it has no checksum: written by an older pegsol, or edited".into());
+        };
+        if serde_json::to_vec_pretty(self).expect("a checkpoint serializes") != text {
+            return Err("not as pegsol writes it: a field added, renamed or reordered".into());
+        }
+        if stored != self.checksum() {
+            return Err("checksum mismatch".into());
+        }
+        Ok(())
     }
 
     /// Checks what a checkpoint of layer `layer` always holds, since the sweep records one
@@ -1027,11 +1127,19 @@ impl Work {
     /// there is none.
     fn read_checkpoint(&self, name: &str) -> Result<Option<Checkpoint>> {
         let path = self.dir.join(name);
-        let text = match fs::read(&path) {
-            Ok(t) => t,
+        let mut text = Vec::new();
+        match open_regular(&path).and_then(|mut f| f.read_to_end(&mut text)) {
+            Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                return Err(Error::Disk(format!(
+                    "{} is {e}; remove {} to start over",
+                    path.display(),
+                    self.dir.display()
+                )));
+            }
             Err(e) => return Err(io_error(&path, "read", e)),
-        };
+        }
         let bad = |why: String| {
             Error::Disk(format!(
                 "{} is not a usable checkpoint ({why}); remove {} to start over",
@@ -1048,11 +1156,7 @@ impl Work {
         };
         let ck: Checkpoint =
             serde_json::from_slice(&text).map_err(|e| damaged(format!("unreadable: {e}")))?;
-        if let Some(stored) = ck.crc32
-            && stored != ck.checksum()
-        {
-            return Err(damaged("checksum mismatch".into()));
-        }
+        ck.sealed(&text).map_err(damaged)?;
         if ck.format != FORMAT {
             return Err(bad(format!("format {:?}", ck.format)));
         }
@@ -1098,6 +1202,36 @@ pub fn remove_work(dir: &Path) -> Result<()> {
     fs::remove_dir_all(dir).map_err(|e| io_error(dir, "remove", e))?;
     if let Some(root) = dir.parent() {
         let _ = fs::remove_dir(root); // only if empty
+    }
+    Ok(())
+}
+
+/// Checks that the directory `dir` exists or can be made, making (and removing again) what
+/// is missing of it: the real cause, where the nearest existing ancestor (such as `/proc`)
+/// reports no free space because nothing can be made in it.
+///
+/// ```
+/// use std::path::Path;
+/// let root = tempfile::tempdir().unwrap();
+/// let dir = root.path().join("a/b");
+/// assert!(pegsol::count::disk::check_creatable(&dir).is_ok());
+/// assert!(!root.path().join("a").exists()); // removed again
+/// let e = pegsol::count::disk::check_creatable(Path::new("/proc/nope")).unwrap_err();
+/// assert!(e.to_string().starts_with("cannot create /proc/nope: "), "{e}");
+/// ```
+pub fn check_creatable(dir: &Path) -> Result<()> {
+    let mut missing = Vec::new();
+    let mut d = dir;
+    while !d.exists() {
+        missing.push(d);
+        match d.parent() {
+            Some(p) if !p.as_os_str().is_empty() => d = p,
+            _ => break,
+        }
+    }
+    fs::create_dir_all(dir).map_err(|e| io_error(dir, "create", e))?;
+    for m in missing {
+        let _ = fs::remove_dir(m); // deepest first
     }
     Ok(())
 }

@@ -606,13 +606,14 @@ impl Table {
     }
 
     /// Every pair of the table in `dir`, whole or not, its whole pairs checked
-    /// ([`check_entry`]).
+    /// ([`check_entry`], and their labels: [`super::labels`]).
     fn load_all(dir: &Path, format: Format) -> Result<Table> {
         let table = match format {
             Format::Csv => Table::load_csv(dir)?,
             Format::Json => Table::load_json(dir)?,
         };
         let sources = Sources::of(dir, format);
+        super::labels::check_table(&table, &|part| sources.file(part).to_string())?;
         let mut boards = BTreeMap::new();
         // The start class of each whole pair of a built-in board: one pair a class.
         let mut classes: BTreeMap<(&str, usize), &str> = BTreeMap::new();
@@ -1032,8 +1033,7 @@ fn read_csv(path: &Path, header: &[&str]) -> Result<Vec<(Key, Vec<String>)>> {
 /// `finish`, which names a hole.
 fn check_counts(file: &str, header: &[&str], key: &Key, row: &[String]) -> Result<()> {
     for (name, v) in header[2..].iter().zip(row) {
-        let whole = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
-        if *name != "finish" && !(whole && v.parse::<Total>().is_ok()) {
+        if *name != "finish" && !(super::labels::is_count(v) && v.parse::<Total>().is_ok()) {
             return Err(Error::input(format!(
                 "{file} was not written by pegsol table: {name} of {} from {} is '{}', not a \
                  count",
@@ -1532,11 +1532,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
         .map(|(p, _)| p)
         .collect();
     let skipped = plan.len() - todo.len();
-    let threads = if opts.threads == 0 {
-        rayon::current_num_threads()
-    } else {
-        opts.threads
-    };
+    let threads = crate::pool::threads(opts.threads);
     let bar = progress::bar(todo.len() as u64, "pairs", opts.progress);
     let mut computed = 0;
     let mut peak_bytes = memory::peak_rss();
@@ -1889,9 +1885,10 @@ pub fn summary_text(table: &Table, plan: &[Pair]) -> String {
     out
 }
 
-/// Removes temporary files a killed run left behind in `dir` (`.summary.csv.XXXXXX` and
-/// the like, from [`files::write_atomically`]); the files they were meant to replace are
-/// intact.
+/// Removes temporary files a killed run of an earlier version left behind in `dir`
+/// (`.summary.csv.XXXXXX` and the like; [`files::write_atomically`] now names them
+/// `.pegsol-tmp-PID.NAME.XXXXXX` and removes them itself); the files they were meant to
+/// replace are intact.
 fn remove_stale_temporaries(dir: &Path) {
     let names: Vec<&str> = csv_files().iter().map(|f| f.0).chain([JSON_FILE]).collect();
     let Ok(listing) = std::fs::read_dir(dir) else {

@@ -145,11 +145,7 @@ fn found(s: crate::games::solve::Search) -> Result<Vec<Jump>> {
 /// Runs `f` on a pool of one thread: the solver's search then takes its work units in one
 /// order, and finds the same game every time.
 fn one_thread<T: Send>(f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .map_err(|e| Error::input(format!("cannot start a thread: {e}")))?
-        .install(f)
+    crate::pool::build(1)?.install(f)
 }
 
 /// The plain reference for [`shortest_dead_end`]: a breadth-first sweep over raw

@@ -441,12 +441,21 @@ struct Buckets {
 const BUCKETS_PER_PAGE: usize = 4096 / size_of::<Bucket>();
 
 impl Buckets {
-    /// `len` buckets, all slots 0 (empty), no page written. Aborts, as a failed allocation
-    /// does, when the system refuses the mapping.
+    /// `len` buckets (a power of two), all slots 0 (empty), no page written; fewer, halved
+    /// until the system grants the mapping, when it refuses it (an address-space limit,
+    /// `ulimit -v`: `extremes --board french` aborted on a 128 MiB table): the table only
+    /// remembers positions known to be hopeless, so a smaller one costs time, never an
+    /// answer. Aborts, as a failed allocation does, when even 1,024 buckets are refused.
     fn zeroed(len: usize) -> Buckets {
-        let layout = std::alloc::Layout::array::<Bucket>(len).expect("a table that fits");
-        let map = memmap2::MmapMut::map_anon(layout.size())
-            .unwrap_or_else(|_| std::alloc::handle_alloc_error(layout));
+        let mut len = len;
+        let map = loop {
+            let layout = std::alloc::Layout::array::<Bucket>(len).expect("a table that fits");
+            match memmap2::MmapMut::map_anon(layout.size()) {
+                Ok(map) => break map,
+                Err(_) if len > 1024 => len /= 2,
+                Err(_) => std::alloc::handle_alloc_error(layout),
+            }
+        };
         // A mapping starts on a page boundary, so every bucket is aligned to 64.
         assert_eq!(map.as_ptr() as usize % align_of::<Bucket>(), 0);
         let pages = len.div_ceil(BUCKETS_PER_PAGE);

@@ -57,6 +57,12 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
             dir.display()
         )));
     }
+    if !dir.exists() && dir.symlink_metadata().is_ok_and(|m| m.is_symlink()) {
+        return Err(Error::input(format!(
+            "output directory {} is a link to nothing",
+            dir.display()
+        )));
+    }
     // One level at a time from the top, so that [`remove_created_dirs`] knows the folders
     // this process made itself: those whose `create_dir` succeeded here (not one another
     // run made at the same moment, nor one reached through `..`).
@@ -71,11 +77,51 @@ pub fn prepare_dir(dir: &Path) -> Result<()> {
         }
     }
     std::fs::create_dir_all(dir).map_err(fail)?;
-    tempfile::Builder::new()
-        .prefix(".pegsol-probe")
+    match tempfile::Builder::new()
+        .prefix(&super::temps::prefix("probe"))
         .tempfile_in(dir)
-        .map_err(fail)?;
+    {
+        Ok(_) => {}
+        // A folder that exists yet where no file can be made (/proc, /sys): the system
+        // says "No such file or directory" of the file, not of the folder.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && dir.is_dir() => {
+            return Err(Error::input(format!(
+                "output directory {} does not accept new files (a system folder such as \
+                 /proc?)",
+                dir.display()
+            )));
+        }
+        Err(e) => return Err(fail(e)),
+    }
+    super::temps::remove_stale(dir);
     Ok(())
+}
+
+/// [`prepare_dir`] for a command that writes into `dir` only when it ends: checks the same
+/// way that `dir` can be made and take new files, but leaves no folder it made behind, so
+/// that a run killed before it writes (SIGKILL, which no process can catch) leaves no
+/// empty output directory. Returns whether `dir` existed: if not, the command calls
+/// [`prepare_dir`] again when it writes.
+///
+/// ```
+/// use pegsol::output::files::probe_dir;
+/// let tmp = tempfile::tempdir().unwrap();
+/// assert!(!probe_dir(&tmp.path().join("out/tri5"))?);
+/// assert!(!tmp.path().join("out").exists());
+/// assert!(probe_dir(tmp.path())?);
+/// # Ok::<(), pegsol::error::Error>(())
+/// ```
+pub fn probe_dir(dir: &Path) -> Result<bool> {
+    let existed = dir.is_dir();
+    let before = CREATED.lock().unwrap_or_else(|p| p.into_inner()).len();
+    prepare_dir(dir)?;
+    let mut created = CREATED.lock().unwrap_or_else(|p| p.into_inner());
+    let from = before.min(created.len());
+    let mine = created.split_off(from);
+    for made in mine.iter().rev() {
+        let _ = std::fs::remove_dir(made);
+    }
+    Ok(existed)
 }
 
 /// The directories [`prepare_dir`] created in this process, each call's top first.
@@ -249,8 +295,9 @@ pub fn write_atomically(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
     let mut temps = Vec::new();
     for ((name, bytes), target) in files.iter().zip(targets) {
         let folder = folder_of(&target);
+        super::temps::remove_stale(folder);
         let mut tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
+            .prefix(&super::temps::prefix(name))
             // The permissions of a file created the usual way (0666 less the umask), not
             // the temporary file's 0600.
             .permissions(std::fs::Permissions::from_mode(0o666))
@@ -260,10 +307,80 @@ pub fn write_atomically(dir: &Path, files: &[(&str, Vec<u8>)]) -> Result<()> {
         tmp.as_file().sync_all().map_err(|e| fail(name, e))?;
         temps.push((name, tmp, target));
     }
+    // Several files are one set: a marker stands beside them from before the first rename
+    // to after the last, so that a run killed in between leaves a set known to be torn
+    // ([`check_whole`]).
+    let marker = (temps.len() > 1).then(|| dir.join(MARKER));
+    if let Some(marker) = &marker {
+        let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+        write_synced(marker, format!("{}\n", names.join("\n")).as_bytes())
+            .map_err(|e| fail(MARKER, e))?;
+    }
+    let kill_after_rename = std::env::var_os("PEGSOL_TEST_KILL_AFTER_RENAME").is_some();
     for (name, tmp, target) in temps {
         tmp.persist(&target).map_err(|e| fail(name, e.error))?;
+        if kill_after_rename {
+            // SAFETY: a signal to this process; SIGKILL runs no handler.
+            unsafe {
+                libc::kill(libc::getpid(), libc::SIGKILL);
+            }
+        }
+    }
+    if let Some(marker) = &marker {
+        std::fs::remove_file(marker).map_err(|e| fail(MARKER, e))?;
     }
     Ok(())
+}
+
+/// The name of the marker [`write_atomically`] keeps beside a set of files while it
+/// replaces them one by one.
+pub const MARKER: &str = ".pegsol-replacing";
+
+/// Writes `bytes` to a new file at `path` and syncs it and its folder: the file is on
+/// disk before anything that follows.
+fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = std::fs::File::create(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    std::fs::File::open(folder_of(path))?.sync_all()
+}
+
+/// Checks that the files `names` in `dir` are one set, not one torn by a run killed while
+/// it replaced them ([`write_atomically`]'s marker is still there and names one of them):
+/// refused with one line (exit code 2), or, when another run holds `dir` ([`lock_dir`]),
+/// refused as in use. `table` and `report` call it before they read a table's files;
+/// `count` writes its whole set again, which removes the marker.
+///
+/// ```
+/// use pegsol::output::files::{MARKER, check_whole};
+/// let tmp = tempfile::tempdir().unwrap();
+/// check_whole(tmp.path(), &["summary.csv"])?;
+/// std::fs::write(tmp.path().join(MARKER), "summary.csv\nfinish.csv\n").unwrap();
+/// check_whole(tmp.path(), &["comparison.md"])?; // not one of the set
+/// let e = check_whole(tmp.path(), &["runs.csv", "summary.csv"]).unwrap_err();
+/// assert_eq!(e.exit_code(), 2);
+/// assert!(e.to_string().contains("was killed while it replaced them"), "{e}");
+/// # Ok::<(), pegsol::error::Error>(())
+/// ```
+pub fn check_whole(dir: &Path, names: &[&str]) -> Result<()> {
+    let Ok(listed) = std::fs::read_to_string(dir.join(MARKER)) else {
+        return Ok(());
+    };
+    if !listed.lines().any(|l| names.contains(&l)) {
+        return Ok(());
+    }
+    if in_use(dir) {
+        return Err(Error::input(format!(
+            "{} is being written by another pegsol run; wait for it",
+            dir.display()
+        )));
+    }
+    Err(Error::input(format!(
+        "the files in {} may be of two runs: the run that wrote them was killed while it \
+         replaced them ({MARKER} names them); remove them and {MARKER}, and run the command \
+         that wrote them again",
+        dir.display()
+    )))
 }
 
 /// The folder of a file's path: the current one when the path has none.

@@ -12,3 +12,4 @@
 pub mod files;
 pub mod plot;
 pub mod progress;
+pub mod temps;

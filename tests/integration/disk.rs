@@ -350,10 +350,7 @@ fn a_resumed_table_reports_the_cost_of_the_whole_sweep() {
     // Say the killed process had run for an hour and peaked at 5 GiB.
     ck["progress"]["spent"] = serde_json::json!({"millis": 3_600_000u64, "peak_rss": 5u64 << 30});
     // With the checksum of the edited content (the compact JSON without the checksum).
-    let obj = ck.as_object_mut().unwrap();
-    obj.shift_remove("crc32");
-    let crc = crc32fast::hash(&serde_json::to_vec(&ck).unwrap());
-    ck["crc32"] = serde_json::json!(crc);
+    seal(&mut ck);
     std::fs::write(&path, serde_json::to_string_pretty(&ck).unwrap()).unwrap();
     let mut args = table.to_vec();
     args.extend(["--work-dir", work.to_str().unwrap()]);
@@ -364,6 +361,14 @@ fn a_resumed_table_reports_the_cost_of_the_whole_sweep() {
     let peak: u64 = row[7].parse().unwrap();
     assert!((3_600.0..3_720.0).contains(&wall), "{runs}");
     assert_eq!(peak, 5 << 30, "{runs}");
+}
+
+/// Gives the checkpoint `ck` the checksum of its content, as pegsol computes it: the CRC-32
+/// of its compact JSON without the checksum, which comes last.
+fn seal(ck: &mut serde_json::Value) {
+    ck.as_object_mut().unwrap().shift_remove("crc32");
+    let crc = crc32fast::hash(&serde_json::to_vec(&*ck).unwrap());
+    ck["crc32"] = serde_json::json!(crc);
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -510,9 +515,10 @@ fn a_failed_write_keeps_the_sweep() {
 /// covers, is refused with exit code 2 and one line naming it as damaged, never resumed
 /// into other counts: a count one higher (positions, games ended, wins at a hole), a layer's
 /// row dropped, the entries of the layer before changed (which once gave a guess of
-/// 18446744073709551615 bytes on disk). A checkpoint of a pegsol before the checksum (no
-/// `crc32`) resumes when consistent, to the uninterrupted run's files, and is refused when
-/// not.
+/// 18446744073709551615 bytes on disk). Each also with its checksum made again, where the
+/// checkpoint's consistency refuses it. A checkpoint without a checksum (of a pegsol before
+/// it kept one, or with its key renamed), or with a field added or renamed, is refused
+/// even when consistent.
 #[test]
 fn edited_checkpoints_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
@@ -537,6 +543,10 @@ fn edited_checkpoints_are_refused() {
     };
     let old = |ck: &mut serde_json::Value| {
         ck.as_object_mut().unwrap().shift_remove("crc32");
+    };
+    let rename = |ck: &mut serde_json::Value, from: &str, to: &str| {
+        let value = ck.as_object_mut().unwrap().shift_remove(from).unwrap();
+        ck[to] = value;
     };
     type Edit = Box<dyn Fn(&mut serde_json::Value)>;
     let edits: Vec<(&str, Edit)> = vec![
@@ -563,25 +573,55 @@ fn edited_checkpoints_are_refused() {
             Box::new(|ck| ck["progress"]["previous"] = serde_json::json!(99)),
         ),
         (
-            "old, row dropped",
+            "sealed, row dropped",
             Box::new(move |ck| {
-                old(ck);
                 ck["progress"]["layers"][0].as_array_mut().unwrap().pop();
+                seal(ck);
             }),
         ),
         (
-            "old, previous 1",
+            "sealed, previous 1",
             Box::new(move |ck| {
-                old(ck);
                 ck["progress"]["previous"] = serde_json::json!(1);
+                seal(ck);
             }),
         ),
         (
             // Once a panic ("capacity overflow"): a vector was sized by the layer number.
-            "old, layer 2^64 - 1",
+            "sealed, layer 2^64 - 1",
             Box::new(move |ck| {
-                old(ck);
                 ck["layer"] = serde_json::json!(u64::MAX);
+                seal(ck);
+            }),
+        ),
+        // No checksum, or not as pegsol writes one: refused even with nothing else edited.
+        ("old, no checksum", Box::new(move |ck| old(ck))),
+        (
+            "checksum renamed",
+            Box::new(move |ck| rename(ck, "crc32", "crc33")),
+        ),
+        (
+            "checksum renamed, games + 1",
+            Box::new(move |ck| {
+                rename(ck, "crc32", "crc33");
+                plus_one(&mut ck["progress"]["layers"][0][6][3]);
+            }),
+        ),
+        (
+            "field added",
+            Box::new(|ck| ck["note"] = serde_json::json!("hello")),
+        ),
+        (
+            "field added in progress",
+            Box::new(|ck| ck["progress"]["note"] = serde_json::json!(1)),
+        ),
+        (
+            "field renamed",
+            Box::new(move |ck| {
+                rename(ck, "layer", "layers");
+                rename(ck, "shards", "shards");
+                rename(ck, "progress", "progress");
+                rename(ck, "crc32", "crc32");
             }),
         ),
     ];
@@ -609,28 +649,20 @@ fn edited_checkpoints_are_refused() {
         );
         assert!(!never.join("summary.csv").exists(), "{what}");
     }
-    // Written before the checksum, and consistent: resumed, to the same files.
-    let mut ck = original.clone();
-    old(&mut ck);
-    std::fs::write(
-        folder.join("checkpoint.json"),
-        serde_json::to_string_pretty(&ck).unwrap(),
-    )
-    .unwrap();
+    // The checkpoint as written resumes, to the uninterrupted run's files.
     tri7_into(&work, &out)
         .assert()
         .success()
         .stderr(predicates::str::contains(format!(
             "resuming from layer {layer}"
         )));
-    assert_same_files(whole, &out, "resumed from a checkpoint without a checksum");
+    assert_same_files(whole, &out, "resumed after the edited copies were refused");
 }
 
 /// Totals past 128 bits come out exact. No board small enough for a test has that many
 /// games (tri:9 has about 2^135, docs/experiments.md), so a checkpoint stands in for one:
 /// tri:7's, taken after its first dead ends (9 jumps, 2,268 games) and given 2^128 more
-/// games at 9 jumps (as a checkpoint of a pegsol before the checksum, which is resumed when
-/// consistent). The resumed count reports, to the digit, 2^128 more games, games leaving 18
+/// games at 9 jumps (and its checksum made again). The resumed count reports, to the digit, 2^128 more games, games leaving 18
 /// pegs, shortest games and games ended at 9 jumps than the uninterrupted count, and every
 /// other figure unchanged. Before the statistics held 256 bits, such a checkpoint was
 /// refused (its games were not a `u128`), and `Counts::games` summed the layers unchecked.
@@ -643,10 +675,10 @@ fn totals_past_128_bits_are_exact() {
     assert!(kill_at_layer(&work, &out, 10), "killed before layer 10");
     let path = sweep_folder(&work).unwrap().join("checkpoint.json");
     let mut ck: serde_json::Value = serde_json::from_str(&read(&path)).unwrap();
-    ck.as_object_mut().unwrap().shift_remove("crc32");
     let row = &mut ck["progress"]["layers"][0][9];
     assert_eq!(row[3], "2268", "{row}");
     row[3] = serde_json::json!("340282366920938463463374607431768213724"); // 2^128 + 2,268
+    seal(&mut ck);
     std::fs::write(&path, serde_json::to_string_pretty(&ck).unwrap()).unwrap();
     tri7_into(&work, &out).arg("-q").assert().success();
     // 15,329,604,581,324,902,942 games (results/summary.csv) plus 2^128.
@@ -762,7 +794,7 @@ fn orbit_counts_past_128_bits_are_exact() {
     let two_192 = Total::from(u128::MAX).plus(Total::from(1)).unwrap();
     let two_192 = two_192.times(1 << 32).unwrap().times(1 << 32).unwrap();
     assert!(largest >= two_192, "{largest}");
-    ck.as_object_mut().unwrap().shift_remove("crc32");
+    seal(&mut ck);
     std::fs::write(&path, serde_json::to_string_pretty(&ck).unwrap()).unwrap();
     let mut resume = pegsol();
     resume.args(ENGLISH).arg("--work-dir").arg(&work);
@@ -822,4 +854,215 @@ fn orbit_counts_past_128_bits_are_exact() {
         assert_eq!(got.lines().next(), was.lines().next(), "{file}");
         assert_eq!(rows(&got), want[file], "{file}");
     }
+}
+
+/// Runs `args` with its layers in `work` and asserts that it is refused: exit code 2, one
+/// line on stderr containing `want`, no CSV written.
+fn refused(args: &[&str], work: &Path, what: &str, want: &str) {
+    let never = work.with_extension("never");
+    let output = Command::new(assert_cmd::cargo::cargo_bin("pegsol"))
+        .args(args)
+        .arg("--work-dir")
+        .arg(work)
+        .arg("--csv")
+        .arg(&never)
+        .arg("-q")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
+    assert!(stderr.contains(want), "{what}: {stderr}");
+    assert!(!never.join("summary.csv").exists(), "{what}");
+}
+
+/// The audit of issue 63: english on disk killed past layer 10, its checkpoint's key
+/// `crc32` renamed `crc33` and the games ended after 6 jumps changed from 32 to 33. It
+/// once resumed with exit code 0 and 33 shortest games; a checkpoint without its
+/// checksum is now refused. So are the checkpoint's and a layer's files edited in their
+/// form (a checksum renamed or dropped, a field added) and a FIFO, a directory or a
+/// socket in place of either: the FIFO once blocked the resume for ever.
+#[test]
+fn stored_state_without_its_check_or_not_a_file_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    let out = tmp.path().join("out");
+    let args = [&ENGLISH[..], &["--max-memory", "64M"]].concat();
+    assert!(
+        kill_at_layer_of(&args, &work, &out, 11),
+        "killed before layer 11"
+    );
+    let folder = sweep_folder(&work).unwrap();
+    let name = folder.file_name().unwrap().to_owned();
+    let original = read(&folder.join("checkpoint.json"));
+    let ck: serde_json::Value = serde_json::from_str(&original).unwrap();
+    let layer = ck["layer"].as_u64().unwrap() as usize;
+    let shard = format!("layer-{layer:03}/shard-00");
+    let header = std::fs::read(folder.join(&shard)).unwrap();
+
+    type Damage = Box<dyn Fn(&Path)>;
+    let text_edit = |from: &'static str, to: &'static str| -> Damage {
+        Box::new(move |ck: &Path| {
+            let text = read(ck);
+            assert!(text.contains(from), "{from}: {text}");
+            std::fs::write(ck, text.replacen(from, to, 1)).unwrap();
+        })
+    };
+    // The header edited in place, padded back to its 512 bytes.
+    let head_edit = |edit: fn(&mut serde_json::Value)| -> Damage {
+        Box::new(move |shard: &Path| {
+            let mut bytes = std::fs::read(shard).unwrap();
+            let mut head: serde_json::Value =
+                serde_json::from_slice(bytes[..512].trim_ascii_end()).unwrap();
+            edit(&mut head);
+            let mut text = serde_json::to_vec(&head).unwrap();
+            text.resize(511, b' ');
+            text.push(b'\n');
+            bytes[..512].copy_from_slice(&text);
+            std::fs::write(shard, &bytes).unwrap();
+        })
+    };
+    fn fifo(p: &Path) {
+        std::fs::remove_file(p).unwrap();
+        assert!(Command::new("mkfifo").arg(p).status().unwrap().success());
+    }
+    fn dir(p: &Path) {
+        std::fs::remove_file(p).unwrap();
+        std::fs::create_dir(p).unwrap();
+    }
+    fn socket(p: &Path) {
+        std::fs::remove_file(p).unwrap();
+        std::mem::forget(std::os::unix::net::UnixListener::bind(p).unwrap());
+    }
+    assert!(String::from_utf8_lossy(&header).contains("\"crc32\":"));
+    let cases: Vec<(&str, &str, Damage, &str)> = vec![
+        (
+            "checkpoint.json",
+            "crc33, 6 jumps 33 games",
+            Box::new(|p: &Path| {
+                let mut ck: serde_json::Value = serde_json::from_str(&read(p)).unwrap();
+                let crc = ck.as_object_mut().unwrap().shift_remove("crc32").unwrap();
+                ck["crc33"] = crc;
+                let row = &mut ck["progress"]["layers"][0][6];
+                assert_eq!(
+                    (&row[0], &row[3]),
+                    (&serde_json::json!(6), &serde_json::json!("32"))
+                );
+                row[3] = serde_json::json!("33");
+                std::fs::write(p, serde_json::to_string_pretty(&ck).unwrap()).unwrap();
+            }),
+            "no checksum",
+        ),
+        (
+            "checkpoint.json",
+            "crc32 renamed",
+            text_edit("\"crc32\"", "\"crc33\""),
+            "no checksum",
+        ),
+        (
+            "checkpoint.json",
+            "field added",
+            text_edit("\"layer\"", "\"x\": 1,\n  \"layer\""),
+            "not as pegsol writes it",
+        ),
+        (
+            "checkpoint.json",
+            "a FIFO",
+            Box::new(fifo),
+            "not a regular file but a FIFO",
+        ),
+        (
+            "checkpoint.json",
+            "a directory",
+            Box::new(dir),
+            "not a regular file but a directory",
+        ),
+        (
+            "checkpoint.json",
+            "a socket",
+            Box::new(socket),
+            "is not a regular file but a socket",
+        ),
+        (
+            shard.as_str(),
+            "crc32 renamed",
+            head_edit(|h| {
+                let crc = h.as_object_mut().unwrap().shift_remove("crc32").unwrap();
+                h["crc33"] = crc;
+            }),
+            "bad header",
+        ),
+        (
+            shard.as_str(),
+            "crc32 dropped",
+            head_edit(|h| {
+                h.as_object_mut().unwrap().shift_remove("crc32");
+            }),
+            "bad header",
+        ),
+        (
+            shard.as_str(),
+            "field added",
+            head_edit(|h| h["x"] = serde_json::json!(1)),
+            "not as pegsol writes it",
+        ),
+        (
+            shard.as_str(),
+            "a FIFO",
+            Box::new(fifo),
+            "not a regular file but a FIFO",
+        ),
+        (
+            shard.as_str(),
+            "a directory",
+            Box::new(dir),
+            "not a regular file but a directory",
+        ),
+    ];
+    for (i, (file, what, damage, want)) in cases.iter().enumerate() {
+        let copy = tmp.path().join(format!("copy-{i}"));
+        copy_dir(&work, &copy);
+        damage(&copy.join(&name).join(file));
+        refused(&args, &copy, &format!("{file}: {what}"), want);
+    }
+    // The checkpoint as written still resumes.
+    pegsol()
+        .args(&args)
+        .arg("--work-dir")
+        .arg(&work)
+        .arg("--csv")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(format!(
+            "resuming from layer {layer}"
+        )));
+    assert_same_files(english_whole(), &out, "resumed english");
+}
+
+/// A work directory that cannot be made names why: `/proc/nope` once said "has 0 bytes
+/// free" (the free space of `/proc`, where nothing can be made).
+#[test]
+fn a_work_directory_that_cannot_be_made_names_why() {
+    let out = tempfile::tempdir().unwrap();
+    let output = pegsol()
+        .args([
+            "count",
+            "--board",
+            "tri:5",
+            "-q",
+            "--work-dir",
+            "/proc/nope",
+            "--csv",
+        ])
+        .arg(out.path().join("csv"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cannot create /proc/nope/"), "{stderr}");
+    assert!(stderr.contains("No such file or directory"), "{stderr}");
+    assert!(!stderr.contains("bytes free"), "{stderr}");
 }

@@ -4,6 +4,7 @@ mod cli;
 mod common;
 mod disk;
 mod docs;
+mod faults;
 mod line;
 mod mpi;
 mod published;

@@ -708,6 +708,21 @@ fn cli_hint_cache_damaged_body_is_refused() {
         "a start off the board",
         "a damaged hint cache (values no cache can hold)",
     );
+    // A label of the numbers' line renamed, or a number padded, the checksum made again: the
+    // line is read only as written.
+    for (from, to) in [("start ", "begin "), ("layers ", "layers 0")] {
+        forge(&|head, _| {
+            let text = String::from_utf8(head.clone()).unwrap();
+            *head = text.replacen(from, to, 1).into_bytes();
+            assert_ne!(head.as_slice(), text.as_bytes(), "{text}");
+        });
+        refused(to, "not a pegsol hint cache, or a damaged one");
+    }
+    // The checksum's line renamed: no cache without its checksum is read.
+    let mut renamed = good.clone();
+    renamed[head..head + 6].copy_from_slice(b"crc33 ");
+    std::fs::write(&cache, &renamed).unwrap();
+    refused("crc33", "not a pegsol hint cache, or a damaged one");
     // The good file still answers as the first time.
     std::fs::write(&cache, &good).unwrap();
     assert_eq!(run().stdout, first.stdout);

@@ -1111,6 +1111,65 @@ fn tables_with_impossible_values_are_refused() {
     assert!(cmp.contains("\ntri:5,all,15,438984,7335390,"), "{cmp}");
 }
 
+/// `table` (deciding what it may skip) and `report` read a table's rows through one strict
+/// reader: a finish hole off the board (`z9`, which `table` once kept as "already complete"
+/// while `report` refused it), a hole or a number not written as pegsol writes it (`C5`,
+/// `c05`, ` c5`, `05`), and a depth row moved out of its place (jumps 99) are each refused
+/// by both, with exit code 2 and one line.
+#[test]
+fn tables_with_labels_pegsol_never_writes_are_refused() {
+    let whole = tempfile::tempdir().unwrap();
+    table(whole.path(), &["tri:4..5"]).assert().success();
+    let damage = |file: &str, from: &str, to: &str, message: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        for f in FILES.iter().chain(&["runs.csv"]) {
+            std::fs::copy(whole.path().join(f), dir.path().join(f)).unwrap();
+        }
+        let path = dir.path().join(file);
+        let text = read(&path);
+        assert!(text.contains(from), "{file}: {text}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        let message = message.replace("DIR", &dir.path().display().to_string());
+        assert_refused(dir.path(), &["tri:4..5"], "csv", &message);
+    };
+    // tri:5 from b3: 1,550 wins, every one finishing in c5.
+    for hole in ["z9", "C5", "c05", " c5", "c5 ", "f1"] {
+        damage(
+            "finish.csv",
+            "tri:5,b3,c5,1550\n",
+            &format!("tri:5,b3,{hole},1550\n"),
+            &format!(
+                "DIR/finish.csv: tri:5 b3: finish hole '{hole}' is not a hole of tri:5 named \
+                 as pegsol names it"
+            ),
+        );
+    }
+    damage(
+        "depth.csv",
+        "tri:5,b3,5,139,70,0,0\n",
+        "tri:5,b3,99,139,70,0,0\n",
+        "DIR/depth.csv: tri:5 b3: a row for jumps '99' where jumps 5 comes",
+    );
+    damage(
+        "depth.csv",
+        "tri:5,b3,5,139,70,0,0\n",
+        "tri:5,b3,05,139,70,0,0\n",
+        "jumps of tri:5 from b3 is '05', not a count",
+    );
+    damage(
+        "pegs_left.csv",
+        "tri:5,b3,10,2\n",
+        "tri:5,b3,010,2\n",
+        "pegs_left of tri:5 from b3 is '010', not a count",
+    );
+    damage(
+        "pegs_left.csv",
+        "tri:5,b3,10,2\n",
+        "tri:5,b3,15,2\n",
+        "DIR/pegs_left.csv: tri:5 b3: '15' pegs left, not from 1 to 14 of tri:5",
+    );
+}
+
 /// `report` on a folder holding some of a table's files names the missing one (it said
 /// "no table" when runs.csv, depth.csv or pegs_left.csv was gone, and went on without
 /// finish.csv); a pair whose rows a file lost is named too, not left out of the totals;

@@ -314,6 +314,10 @@ impl HintCache {
         let [start, goal, count] = numbers[..] else {
             return Err(damaged());
         };
+        // The line exactly as written: no label renamed, no number respaced or padded.
+        if numbers_line != format!("start {start} goal {goal} layers {count}") {
+            return Err(damaged());
+        }
         let mut layers = Vec::new();
         for _ in 0..count {
             let n = u64::from_le_bytes(

@@ -565,11 +565,7 @@ pub fn hint_text(board: &Board, position: Pegs, finish: Finish, h: &Hint) -> Str
 }
 
 fn with_pool<T: Send>(opts: &SolveOptions, f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| Error::input(format!("cannot start {} threads: {e}", opts.threads)))?;
-    pool.install(f)
+    crate::pool::build(opts.threads)?.install(f)
 }
 
 /// Whether `PEGSOL_TRACE` is set: the passes then report their layers on stderr.

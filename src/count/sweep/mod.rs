@@ -187,10 +187,7 @@ pub fn sweep_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result
             return Err(Error::input("the starts of one sweep must be distinct"));
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| Error::input(format!("cannot start {} threads: {e}", opts.threads)))?;
+    let pool = crate::pool::build(opts.threads)?;
     // Too little a thread is refused at once rather than left to crawl
     // ([`Budget::MIN_PER_THREAD`]).
     let threads = pool.current_num_threads() as u64;

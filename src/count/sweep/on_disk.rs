@@ -61,6 +61,8 @@ impl<K: Bits, const N: usize> Sweep<'_, K, N> {
         if let Some(free) = disk::free_bytes(dir)
             && need > free
         {
+            // No room where the directory cannot be made at all (`/proc/nope`): say that.
+            disk::check_creatable(dir)?;
             return Err(Error::Disk(format!(
                 "{} from {}: layer {layer} needs about {need} bytes on disk and {} has {free} \
                  bytes free; free some space or give another --work-dir",
