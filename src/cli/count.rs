@@ -28,7 +28,7 @@ pub(super) struct CountArgs {
 /// Runs the command: in each rank of an MPI job (`--features mpi`), rank 0 printing and
 /// writing the files.
 pub(super) fn run(args: CountArgs) -> Result<i32> {
-    let session = Session::join()?;
+    let session = Session::join(crate::count::sweep::SHARDS)?;
     session.settle(count(args, session.cluster()))
 }
 

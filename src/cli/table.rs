@@ -41,7 +41,7 @@ pub(super) struct TableArgs {
 /// Runs the command: in each rank of an MPI job (`--features mpi`), rank 0 printing and
 /// writing the files.
 pub(super) fn run(args: TableArgs, command_line: &[String]) -> Result<i32> {
-    let session = Session::join()?;
+    let session = Session::join(crate::count::sweep::SHARDS)?;
     session.settle(table(args, command_line, session.cluster()))
 }
 

@@ -1,7 +1,7 @@
 //! Sweeps shared by the ranks of an MPI job (issue 20; `--features mpi`).
 //!
-//! Every rank owns a fixed share of the 64 shards of every layer
-//! ([`crate::count::sweep::SHARDS`]): shard `s` belongs to rank `s % K` of `K`. A rank expands the entries of its own shards, a batch at a time
+//! Every rank owns a fixed share of the shards of every layer: shard `s` belongs to rank
+//! `s % K` of `K`. A rank expands the entries of its own shards, a batch at a time
 //! as a single process does, and each batch's children are sent to the ranks owning their
 //! shards by one all-to-all exchange ([`Cluster::exchange`], `MPI_Alltoallv`); each rank
 //! absorbs what it receives. The statistics of a layer are gathered by every rank
@@ -22,8 +22,6 @@
 //! assert_eq!(one.exchange(vec![vec![1, 2, 3]]).unwrap(), vec![vec![1, 2, 3]]);
 //! ```
 
-#[cfg(feature = "mpi")]
-use crate::count::sweep::SHARDS;
 use crate::error::{Error, Result};
 
 /// The most bytes one rank sends another in one `MPI_Alltoallv` call (counts are C `int`s);
@@ -55,15 +53,18 @@ pub struct Session {
 }
 
 impl Session {
-    /// The job this process belongs to.
+    /// The job this process belongs to, of at most `max_ranks` ranks (a job of more is
+    /// refused: the engine gives each rank at least one of its shards).
     ///
     /// ```
     /// // Outside mpirun, every process is a job of one rank.
-    /// let s = pegsol::count::cluster::Session::join().unwrap();
+    /// let s = pegsol::count::cluster::Session::join(64).unwrap();
     /// assert_eq!(s.cluster().size(), 1);
     /// ```
-    pub fn join() -> Result<Session> {
+    pub fn join(max_ranks: usize) -> Result<Session> {
         let launched = launched_size();
+        #[cfg(not(feature = "mpi"))]
+        let _ = max_ranks;
         #[cfg(feature = "mpi")]
         if launched.is_some() {
             use mpi::environment::Threading;
@@ -89,12 +90,12 @@ impl Session {
                 _universe: Some(universe),
                 cluster,
             };
-            if cluster.size > SHARDS {
+            if cluster.size > max_ranks {
                 // Every rank would say it: rank 0 alone does.
                 return Err(if cluster.rank == 0 {
                     Error::input(format!(
-                        "{} ranks: a layer has {SHARDS} shards, so at most {SHARDS} ranks can share \
-                         it; run mpirun -np {SHARDS} or fewer",
+                        "{} ranks: a layer has {max_ranks} shards, so at most {max_ranks} ranks can \
+                         share it; run mpirun -np {max_ranks} or fewer",
                         cluster.size
                     ))
                 } else {
@@ -121,7 +122,7 @@ impl Session {
     /// ```
     /// use pegsol::count::cluster::{Cluster, Session};
     /// // Outside mpirun: the job of one process.
-    /// assert_eq!(Session::join().unwrap().cluster(), Cluster::single());
+    /// assert_eq!(Session::join(64).unwrap().cluster(), Cluster::single());
     /// ```
     pub fn cluster(&self) -> Cluster {
         self.cluster
@@ -133,7 +134,7 @@ impl Session {
     ///
     /// ```
     /// use pegsol::{count::cluster::Session, error::Error};
-    /// let s = Session::join().unwrap(); // one rank: every result is handed back
+    /// let s = Session::join(64).unwrap(); // one rank: every result is handed back
     /// assert_eq!(s.settle(Ok(7)).unwrap(), 7);
     /// let e = s.settle::<()>(Err(Error::input("bad board"))).unwrap_err();
     /// assert_eq!(e.to_string(), Error::input("bad board").to_string());
@@ -229,7 +230,7 @@ impl Cluster {
     /// ```
     pub fn default_budget(&self) -> u64 {
         let budget = crate::memory::default_budget() / self.local.max(1) as u64;
-        if self.size > 1 && std::env::var_os("PEGSOL_TRACE").is_some() {
+        if self.size > 1 && crate::output::progress::tracing() {
             eprintln!(
                 "rank {} of {}: default --max-memory {} ({} ranks on this machine share it)",
                 self.rank,

@@ -956,7 +956,8 @@ fn cell_text(v: &Value) -> String {
 }
 
 /// Bytes of memory that reading a table takes for each byte of its files, rounded up
-/// (measured in the thirty-ninth session by `report`'s peak): CSV, a depth.csv of 55 MB
+/// (measured on 29 November 2026 by `report`'s peak; docs/experiments.md, "Limits the
+/// process cannot see in /proc/meminfo, and the last bad-input gaps"): CSV, a depth.csv of 55 MB
 /// took 473 MB (8.6 a byte); JSON, a compact table.json of 21 MB took 414 MB (19.7; the
 /// same indented, 40 MB, 429 MB).
 const CSV_READ_BYTES_PER_BYTE: u64 = 10;

@@ -1178,7 +1178,7 @@ fn run_search<K: Bits>(
 
 /// Whether `PEGSOL_TRACE` is set: the search then reports its units and table on stderr.
 fn trace() -> bool {
-    std::env::var_os("PEGSOL_TRACE").is_some_and(|v| !v.is_empty() && v != "0")
+    crate::output::progress::tracing()
 }
 
 /// The order in which the search tries jumps: first those that take the most weight off

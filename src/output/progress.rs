@@ -13,6 +13,25 @@ fn stack() -> &'static MultiProgress {
     STACK.get_or_init(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()))
 }
 
+/// Whether `PEGSOL_TRACE` asks for trace lines on stderr: the one rule of every command.
+/// Tracing is on when the variable is set to anything but the empty string or `0`.
+pub fn tracing() -> bool {
+    trace_wanted(std::env::var_os("PEGSOL_TRACE").as_deref())
+}
+
+/// Whether a value of `PEGSOL_TRACE` (`None`: unset) turns tracing on ([`tracing`]).
+///
+/// ```
+/// use pegsol::output::progress::trace_wanted;
+/// use std::ffi::OsStr;
+/// assert!(trace_wanted(Some(OsStr::new("1"))) && trace_wanted(Some(OsStr::new("yes"))));
+/// assert!(!trace_wanted(Some(OsStr::new("0"))) && !trace_wanted(Some(OsStr::new(""))));
+/// assert!(!trace_wanted(None));
+/// ```
+pub fn trace_wanted(value: Option<&std::ffi::OsStr>) -> bool {
+    value.is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 /// A bar of `len` steps named `unit`; hidden unless `wanted` and stderr is a terminal.
 ///
 /// ```

@@ -570,5 +570,5 @@ fn with_pool<T: Send>(opts: &SolveOptions, f: impl FnOnce() -> Result<T> + Send)
 
 /// Whether `PEGSOL_TRACE` is set: the passes then report their layers on stderr.
 fn trace() -> bool {
-    std::env::var_os("PEGSOL_TRACE").is_some_and(|v| !v.is_empty() && v != "0")
+    crate::output::progress::tracing()
 }

@@ -127,7 +127,7 @@ fn deepen<K: Bits>(board: &Board, fwd: &[Pegs], bwd: &[Pegs], max_memory: u64) -
     loop {
         let search = Search::<K>::new(board, fwd, bwd, &bound, limit, max_memory);
         let (mut r, cut) = search.run()?;
-        if std::env::var_os("PEGSOL_TRACE").is_some() {
+        if crate::output::progress::tracing() {
             eprintln!("bound {limit}: {}", r.proof);
         }
         if !cut {
@@ -558,7 +558,7 @@ impl<'a, K: Bits> Search<'a, K> {
     /// game if it is proved the fewest, and whether the limit cut the search short (then
     /// `best` is `None`: no game has at most `limit` moves, and a longer one may exist).
     fn run(mut self) -> Result<(MinMoves, bool)> {
-        let trace = std::env::var_os("PEGSOL_TRACE").is_some();
+        let trace = crate::output::progress::tracing();
         let mut best = self.meet(0);
         let mut cut = false;
         loop {
