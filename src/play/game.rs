@@ -130,9 +130,11 @@ impl Game {
     /// use pegsol::{geometry::board::Board, play::Game};
     /// let b = Board::from_spec("tri:3").unwrap();
     /// let mut g = Game::new(b, None);
-    /// assert!(!g.is_over());
-    /// g.play_text("a3-a1").unwrap();
-    /// assert!(g.is_over()); // tri:3 from a1: one jump, then none
+    /// for jump in ["a3-a1", "c3-a3", "a1-c3"] {
+    ///     assert!(!g.is_over());
+    ///     g.play_text(jump).unwrap();
+    /// }
+    /// assert!(g.is_over()); // tri:3 from a1: a dead end with a3 and c3 left
     /// ```
     pub fn is_over(&self) -> bool {
         notation::is_dead_end(&self.board, self.position())
@@ -147,7 +149,7 @@ impl Game {
     /// let j = g.legal_jumps()[0];
     /// g.play(j).unwrap();
     /// let err = g.play(j).unwrap_err().to_string();
-    /// assert_eq!(err, "a3-a1: a1 is not empty");
+    /// assert_eq!(err, "a3-a1: a3 holds no peg"); // a3's peg is on a1 now
     /// ```
     pub fn play(&mut self, jump: Jump) -> Result<()> {
         let pos = self.position();
