@@ -60,6 +60,102 @@ pub(crate) fn board_extent(pos: &[(f64, f64)]) -> (f64, f64) {
     ((w + 1.0) * SCALE, (h + 1.0) * SCALE)
 }
 
+/// The layout of the maps per start class (wins, fewest moves): one panel a start class,
+/// four to a row, under a title; each panel a caption of two lines above the board.
+pub(crate) struct PanelGrid {
+    /// Where each hole is drawn ([`hole_positions`]).
+    pub pos: Vec<(f64, f64)>,
+    /// The width of the board drawing.
+    bw: f64,
+    /// A panel's width and height.
+    pw: f64,
+    ph: f64,
+    per_row: usize,
+}
+
+impl PanelGrid {
+    /// The grid of `panels` panels of `board` and the SVG opened with `title` after the
+    /// board's name.
+    pub(crate) fn open(board: &Board, panels: usize, title: &str) -> (PanelGrid, String) {
+        let pos = hole_positions(board);
+        let (bw, bh) = board_extent(&pos);
+        let (pw, ph) = (bw.max(170.0) + 20.0, bh + 56.0);
+        let per_row = panels.clamp(1, 4);
+        let rows = panels.div_ceil(per_row).max(1);
+        let (w, h) = (pw * per_row as f64, ph * rows as f64 + 40.0);
+        let mut s = svg_open(w, h);
+        let _ = writeln!(
+            s,
+            "<text x=\"{:.1}\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">{}: {title}</text>",
+            w / 2.0,
+            esc(board.name())
+        );
+        let grid = PanelGrid {
+            pos,
+            bw,
+            pw,
+            ph,
+            per_row,
+        };
+        (grid, s)
+    }
+
+    /// The top-left corner of panel `i`.
+    pub(crate) fn origin(&self, i: usize) -> (f64, f64) {
+        let ox = (i % self.per_row) as f64 * self.pw + (self.pw - self.bw) / 2.0;
+        (ox, (i / self.per_row) as f64 * self.ph + 40.0)
+    }
+
+    /// Writes panel `(ox, oy)`'s caption: the start and its class, then `second` in grey.
+    pub(crate) fn caption(
+        &self,
+        s: &mut String,
+        (ox, oy): (f64, f64),
+        board: &Board,
+        (start, class_size): (usize, usize),
+        second: &str,
+    ) {
+        let _ = writeln!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">start {} (class of {})</text>\
+             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#555\">{second}</text>",
+            ox + self.bw / 2.0,
+            oy + 12.0,
+            board.hole_name(start),
+            class_size,
+            ox + self.bw / 2.0,
+            oy + 26.0,
+        );
+    }
+
+    /// Writes hole `hole` of panel `(ox, oy)` filled with `fill`, ringed in blue if it is
+    /// `start`, with `tip` as its title; returns the centre for a label.
+    pub(crate) fn hole(
+        &self,
+        s: &mut String,
+        (ox, oy): (f64, f64),
+        board: &Board,
+        (hole, start): (usize, usize),
+        fill: &str,
+        tip: &str,
+    ) -> (f64, f64) {
+        let (x, y) = self.pos[hole];
+        let (cx, cy) = (ox + (x + 0.5) * SCALE, oy + 34.0 + (y + 0.5) * SCALE);
+        let stroke = if hole == start {
+            "stroke=\"#1f5fbf\" stroke-width=\"3\""
+        } else {
+            "stroke=\"#999\" stroke-width=\"1\""
+        };
+        let _ = writeln!(
+            s,
+            "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{:.1}\" fill=\"{fill}\" {stroke}><title>{}: {tip}</title></circle>",
+            SCALE * 0.42,
+            board.hole_name(hole),
+        );
+        (cx, cy)
+    }
+}
+
 /// A colour between white-ish (t = 0) and dark red (t = 1).
 pub(crate) fn heat(t: f64) -> String {
     let t = t.clamp(0.0, 1.0);
@@ -246,58 +342,31 @@ pub struct HeatPanel {
 /// assert_eq!(svg.matches("fill=\"#e8e8e8\"").count(), 13); // the holes without a win
 /// ```
 pub fn finish_heat_maps(board: &Board, panels: &[HeatPanel]) -> String {
-    let pos = hole_positions(board);
-    let (bw, bh) = board_extent(&pos);
-    let (pw, ph) = (bw.max(170.0) + 20.0, bh + 56.0);
-    let per_row = panels.len().clamp(1, 4);
-    let rows = panels.len().div_ceil(per_row).max(1);
-    let (w, h) = (pw * per_row as f64, ph * rows as f64 + 40.0);
-    let mut s = svg_open(w, h);
-    let _ = writeln!(
-        s,
-        "<text x=\"{:.1}\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">{}: wins by finishing hole, one panel per start class</text>",
-        w / 2.0,
-        esc(board.name())
-    );
+    let title = "wins by finishing hole, one panel per start class";
+    let (grid, mut s) = PanelGrid::open(board, panels.len(), title);
     for (i, panel) in panels.iter().enumerate() {
-        let ox = (i % per_row) as f64 * pw + (pw - bw) / 2.0;
-        let oy = (i / per_row) as f64 * ph + 40.0;
+        let origin = grid.origin(i);
         let max = panel.wins.iter().copied().max().unwrap_or_default();
         // A table's wins by finish sum to its wins (checked when it is read); a sum past
         // 2^256 could come only from a panel built by hand, and is drawn as the largest.
         let total = Total::sum(panel.wins.iter().copied()).unwrap_or(max);
-        let _ = writeln!(
-            s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">start {} (class of {})</text>\
-             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#555\">{} wins</text>",
-            ox + bw / 2.0,
-            oy + 12.0,
-            board.hole_name(panel.start),
-            panel.class_size,
-            ox + bw / 2.0,
-            oy + 26.0,
-            total.separate_with_commas()
+        let caption = format!("{} wins", total.separate_with_commas());
+        grid.caption(
+            &mut s,
+            origin,
+            board,
+            (panel.start, panel.class_size),
+            &caption,
         );
-        for (hole, &(x, y)) in pos.iter().enumerate() {
+        for hole in 0..grid.pos.len() {
             let wins = panel.wins.get(hole).copied().unwrap_or_default();
             let fill = if wins.is_zero() {
                 "#e8e8e8".to_string()
             } else {
                 heat(wins.to_f64() / max.to_f64())
             };
-            let (cx, cy) = (ox + (x + 0.5) * SCALE, oy + 34.0 + (y + 0.5) * SCALE);
-            let stroke = if hole == panel.start {
-                "stroke=\"#1f5fbf\" stroke-width=\"3\""
-            } else {
-                "stroke=\"#999\" stroke-width=\"1\""
-            };
-            let _ = writeln!(
-                s,
-                "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{:.1}\" fill=\"{fill}\" {stroke}><title>{}: {} wins</title></circle>",
-                SCALE * 0.42,
-                board.hole_name(hole),
-                wins.separate_with_commas()
-            );
+            let tip = format!("{} wins", wins.separate_with_commas());
+            let (cx, cy) = grid.hole(&mut s, origin, board, (hole, panel.start), &fill, &tip);
             if !wins.is_zero() {
                 // Rounded down: wins * 100 / total.
                 let pct = wins
