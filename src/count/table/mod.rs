@@ -5,8 +5,9 @@
 //! grouped into sweeps, one per position class ([`group_sweeps`]): a sweep counts several
 //! starts at once and answers all its pairs together. Finished pairs live in a [`Table`];
 //! after each sweep the whole table is written to the output directory with
-//! [`files::write_atomically`], so an interrupted batch (Ctrl-C, SIGTERM, SIGKILL) loses at
-//! most the sweep in progress, and rerunning the command skips every pair already complete.
+//! [`write_atomically`](crate::output::files::write_atomically), so an interrupted batch
+//! (Ctrl-C, SIGTERM, SIGKILL) loses at most the sweep in progress, and rerunning the command
+//! skips every pair already complete.
 //!
 //! Files (CSV format): the four files of `pegsol count` with the same columns, plus the
 //! column `start_class_size` at the end of `summary.csv`, plus `runs.csv` (one provenance row
@@ -17,7 +18,7 @@
 //! Rows are sorted by board (natural order: `tri:4` before `tri:10`), then start hole
 //! (row, then column), whatever order the pairs were computed in.
 //!
-//! Rooms: [`plan`](self::plan) (the pairs of a batch and the order of rows), `model` (the
+//! Rooms: `plan` (the pairs of a batch and the order of rows), `model` (the
 //! table's entries and files' headers), `read` and `write` (its files), `check` (refusing a
 //! loaded table whose numbers cannot be right), `batch` (running a batch) and `groups`
 //! (sweeps of several starts).
