@@ -826,6 +826,22 @@ fn table_totals_past_128_bits_are_exact() {
     );
 }
 
+/// Copies the tri:4..5 table in `whole`, replaces `from` by `to` once in its `file`, and
+/// asserts that `table` and `report` refuse the copy with `message` (`DIR` standing for the
+/// copy's folder).
+fn assert_damaged_copy_refused(whole: &Path, file: &str, (from, to): (&str, &str), message: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    for f in FILES.iter().chain(&["runs.csv"]) {
+        std::fs::copy(whole.join(f), dir.path().join(f)).unwrap();
+    }
+    let path = dir.path().join(file);
+    let text = read(&path);
+    assert!(text.contains(from), "{file}: {text}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    let message = message.replace("DIR", &dir.path().display().to_string());
+    assert_refused(dir.path(), &["tri:4..5"], "csv", &message);
+}
+
 /// Numbers that read as counts but cannot be right are refused with one line naming the
 /// file, the pair and both figures, by `table` and by `report`, in CSV and in JSON: a start
 /// class size other than the size of the start's class (one past 64 bits was shown wrapped
@@ -837,16 +853,7 @@ fn tables_with_impossible_values_are_refused() {
     let whole = tempfile::tempdir().unwrap();
     table(whole.path(), &["tri:4..5"]).assert().success();
     let damage = |file: &str, from: &str, to: &str, message: &str| {
-        let dir = tempfile::tempdir().unwrap();
-        for f in FILES.iter().chain(&["runs.csv"]) {
-            std::fs::copy(whole.path().join(f), dir.path().join(f)).unwrap();
-        }
-        let path = dir.path().join(file);
-        let text = read(&path);
-        assert!(text.contains(from), "{file}: {text}");
-        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
-        let message = message.replace("DIR", &dir.path().display().to_string());
-        assert_refused(dir.path(), &["tri:4..5"], "csv", &message);
+        assert_damaged_copy_refused(whole.path(), file, (from, to), message)
     };
     let u128_max = u128::MAX.to_string();
     // tri:5 b3: 137,846 games, 1,550 wins, a class of 3 holes.
@@ -1121,16 +1128,7 @@ fn tables_with_labels_pegsol_never_writes_are_refused() {
     let whole = tempfile::tempdir().unwrap();
     table(whole.path(), &["tri:4..5"]).assert().success();
     let damage = |file: &str, from: &str, to: &str, message: &str| {
-        let dir = tempfile::tempdir().unwrap();
-        for f in FILES.iter().chain(&["runs.csv"]) {
-            std::fs::copy(whole.path().join(f), dir.path().join(f)).unwrap();
-        }
-        let path = dir.path().join(file);
-        let text = read(&path);
-        assert!(text.contains(from), "{file}: {text}");
-        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
-        let message = message.replace("DIR", &dir.path().display().to_string());
-        assert_refused(dir.path(), &["tri:4..5"], "csv", &message);
+        assert_damaged_copy_refused(whole.path(), file, (from, to), message)
     };
     // tri:5 from b3: 1,550 wins, every one finishing in c5.
     for hole in ["z9", "C5", "c05", " c5", "c5 ", "f1"] {
