@@ -49,6 +49,7 @@ pub mod count;
 pub mod error;
 pub mod games;
 pub mod geometry;
+pub mod hash;
 pub mod input;
 pub mod memory;
 pub mod output;
