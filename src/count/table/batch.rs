@@ -11,7 +11,8 @@ use crate::count::sweep::{self, CountOptions};
 use crate::error::{Error, Result};
 use crate::geometry::board::Board;
 use crate::memory;
-use crate::output::{files, progress};
+use crate::observe;
+use crate::output::files;
 use crate::total::Total;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,7 +37,8 @@ pub struct BatchOptions {
     pub threads: usize,
     /// Memory budget of each count.
     pub max_memory: u64,
-    /// Draw progress bars.
+    /// Report progress to the installed observer ([`crate::observe`]): on the command
+    /// line, progress bars on stderr when it is a terminal.
     pub progress: bool,
     /// Where the table lives (None: keep it in memory only).
     pub dir: Option<std::path::PathBuf>,
@@ -177,7 +179,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
         .collect();
     let skipped = plan.len() - todo.len();
     let threads = crate::pool::threads(opts.threads);
-    let bar = progress::bar(todo.len() as u64, "pairs", opts.progress);
+    let bar = observe::meter(todo.len() as u64, "pairs", opts.progress);
     let mut computed = 0;
     let mut peak_bytes = memory::peak_rss();
     for (of, board) in &boards {
@@ -222,7 +224,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                 .iter()
                 .map(|m| m.pair.start.as_str())
                 .collect();
-            bar.set_message(format!("{} from {}", board.name(), names.join(", ")));
+            bar.message(format!("{} from {}", board.name(), names.join(", ")));
             let count_opts = CountOptions {
                 threads: opts.threads,
                 max_memory: opts.max_memory,
@@ -282,7 +284,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
             bar.inc(group.members.len() as u64);
         }
     }
-    bar.finish_and_clear();
+    bar.finish();
     Ok(BatchReport {
         table,
         computed,
