@@ -20,7 +20,7 @@ pub(super) struct CountArgs {
     #[arg(long, value_name = "DIR")]
     csv: Option<PathBuf>,
     #[command(flatten)]
-    run: RunArgs,
+    pub(super) run: RunArgs,
     #[command(flatten)]
     disk: DiskArgs,
 }

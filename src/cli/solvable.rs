@@ -27,7 +27,7 @@ pub(super) struct SolvableArgs {
     #[arg(long)]
     reachable: bool,
     #[command(flatten)]
-    run: RunArgs,
+    pub(super) run: RunArgs,
 }
 
 /// Runs the command.
