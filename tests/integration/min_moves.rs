@@ -3,7 +3,8 @@
 
 use crate::common::pegsol;
 use pegsol::games::minmoves::reference::fewest_moves_by_bfs;
-use pegsol::games::minmoves::table::{Row, read, start_rows};
+use pegsol::games::minmoves::table::{Row, read, start_games, start_rows};
+use pegsol::games::notation;
 use pegsol::geometry::board::{Board, bit};
 
 /// The rows a plain breadth-first search by moves gives for every start class of `spec`.
@@ -84,6 +85,35 @@ fn table_agrees_with_a_plain_search_on_tri7() {
     }
     assert_eq!(rows, plain_rows("tri:7"));
     assert_eq!(best(&rows), Some(12)); // OEIS A127500
+}
+
+#[test]
+fn table_games_replay_through_check_with_their_moves() {
+    // Every game behind the table's rows of tri:5 and tri:6, written as `solve` writes
+    // games and read back by `check`: legal, one peg in its finish, in the stated moves.
+    let mut games = 0;
+    for spec in ["tri:5", "tri:6"] {
+        let b = Board::from_spec(spec).unwrap();
+        for class in b.hole_classes() {
+            let s = class[0];
+            let start = b.full() ^ bit(s);
+            for (f, moves, jumps) in start_games(&b, s, u64::MAX, &mut |_, _| {}).unwrap() {
+                let text = notation::write_game(&b, start, &jumps, false);
+                let out = pegsol()
+                    .args(["check", "-"])
+                    .write_stdin(text.clone())
+                    .output()
+                    .unwrap();
+                let report = String::from_utf8(out.stdout).unwrap();
+                assert_eq!(out.status.code(), Some(0), "{text}");
+                assert!(report.contains(&format!("in {moves} moves")), "{report}");
+                let end = format!("final position: 1 peg ({})", b.hole_name(f));
+                assert!(report.contains(&end), "{report}");
+                games += 1;
+            }
+        }
+    }
+    assert!(games > 20, "{games}");
 }
 
 fn run(args: &[&str]) -> (String, String, i32) {

@@ -24,6 +24,7 @@
 //! for `L` the first meeting of `L` moves is the answer. The layer that brings the depths to
 //! the limit is only probed against the other side, never stored.
 
+pub mod per_start;
 pub mod reference;
 pub mod table;
 
@@ -165,6 +166,14 @@ fn set_stabiliser<'a>(board: &'a Board, set: &[Pegs]) -> Vec<&'a Symmetry> {
         .collect()
 }
 
+/// Whether every symmetry mapping the set `own` onto itself maps `other` onto itself.
+fn fixes(board: &Board, own: &[Pegs], other: &[Pegs]) -> bool {
+    let theirs = set_stabiliser(board, other);
+    set_stabiliser(board, own)
+        .iter()
+        .all(|s| theirs.iter().any(|t| t.perm() == s.perm()))
+}
+
 /// One side of the search.
 struct Side<K: Bits> {
     transforms: Transforms<K>,
@@ -258,19 +267,13 @@ impl<'a, K: Bits> Search<'a, K> {
             jumps[j.from].push((all, K::bit(j.from) | K::bit(j.over), j.to));
             undo[j.to].push((all, K::bit(j.to), j.from));
         }
-        let fixes = |own: &[Pegs], other: &[Pegs]| {
-            let theirs = set_stabiliser(board, other);
-            set_stabiliser(board, own)
-                .iter()
-                .all(|s| theirs.iter().any(|t| t.perm() == s.perm()))
-        };
         Search {
             board,
             jumps,
             undo,
             sides: [Side::new(board, fwd), Side::new(board, bwd)],
             bound,
-            image_min: [!fixes(fwd, bwd), !fixes(bwd, fwd)],
+            image_min: [!fixes(board, fwd, bwd), !fixes(board, bwd, fwd)],
             limit,
             pruned: None,
             max_bytes: max_memory,

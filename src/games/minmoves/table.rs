@@ -6,14 +6,15 @@
 //! ([`crate::games::solve::Classes`]). A symmetry fixing `s` maps finishes to finishes with
 //! the same fewest moves, so one finish of each orbit is searched: first by
 //! [`crate::games::solve::search`], which finds a game or proves there is none (a pagoda
-//! function, or an exhaustive search), then, where a game exists, by [`super::min_moves`]
-//! for the fewest moves. "Anywhere" is the smallest of the finishes' figures.
+//! function, or an exhaustive search); then one search from the start finds the fewest
+//! moves to every finish with a game at once, sharing its forward side between them
+//! ([`super::per_start`]). "Anywhere" is the smallest of the finishes' figures.
 
-use super::{Ends, min_moves};
+use super::per_start::fewest_to_each;
 use crate::count::table::Key;
 use crate::error::{Error, Result};
 use crate::games::solve::{Classes, Goal, Outcome, search};
-use crate::geometry::board::{Board, bit};
+use crate::geometry::board::{Board, Jump, bit};
 use std::cmp::Ordering;
 use std::path::Path;
 
@@ -72,38 +73,17 @@ pub fn start_rows(
     max_memory: u64,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<Row>> {
-    let pos = board.full() ^ bit(start);
-    let classes = Classes::new(board);
     let stabiliser: Vec<&[usize]> = board
         .symmetries()
         .iter()
         .map(|s| s.perm())
         .filter(|p| p[start] == start)
         .collect();
-    // One finish per orbit of the stabiliser, among the holes of the start's class.
-    let finishes: Vec<usize> = (0..board.holes())
-        .filter(|&f| classes.of(bit(f)) == classes.of(pos))
-        .filter(|&f| stabiliser.iter().all(|p| p[f] >= f))
-        .collect();
     let mut moves: Vec<Option<usize>> = vec![None; board.holes()];
-    for (k, &f) in finishes.iter().enumerate() {
-        let found = search(board, pos, Goal::OnePeg(bit(f)), max_memory)?;
-        if let Outcome::Found(_) = found.outcome {
-            let r = min_moves(board, Some(pos), Ends::Hole(f), max_memory)?;
-            let (m, _, _) = r.best.ok_or_else(|| {
-                Error::input(format!(
-                    "{}: the fewest-moves search found no game from {} to {} where one \
-                     exists",
-                    board.name(),
-                    board.hole_name(start),
-                    board.hole_name(f)
-                ))
-            })?;
-            for p in &stabiliser {
-                moves[p[f]] = Some(m);
-            }
+    for (f, m, _) in start_games(board, start, max_memory, progress)? {
+        for p in &stabiliser {
+            moves[p[f]] = Some(m);
         }
-        progress(k + 1, finishes.len());
     }
     let row = |finish: String, moves: usize| Row {
         board: board.name().to_string(),
@@ -121,6 +101,69 @@ pub fn start_rows(
         }
     }
     Ok(rows)
+}
+
+/// From the single-vacancy start `start` (a hole): for one finishing hole of each orbit of
+/// the symmetries fixing the start, where a win ends there, the fewest moves and a game
+/// with that many, as (finish, moves, jumps). `progress` is called with (finishes searched,
+/// finishes to search) after each one is found winnable or not.
+///
+/// ```
+/// use pegsol::{geometry::board::{Board, bit}, games::{minmoves::table::start_games, notation}};
+/// let b = Board::from_spec("tri:4")?;
+/// let a2 = b.hole("a2")?;
+/// let games = start_games(&b, a2, u64::MAX, &mut |_, _| {})?;
+/// // tri:4 from a2 ends only in b2, in 5 moves (OEIS A127500).
+/// assert_eq!(games.len(), 1);
+/// let (finish, moves, jumps) = &games[0];
+/// assert_eq!((b.hole_name(*finish).as_str(), *moves), ("b2", 5));
+/// let end = notation::replay(&b, b.full() ^ bit(a2), jumps).unwrap();
+/// assert_eq!(end, bit(*finish));
+/// assert_eq!(notation::count_moves(jumps), 5);
+/// # Ok::<(), pegsol::error::Error>(())
+/// ```
+pub fn start_games(
+    board: &Board,
+    start: usize,
+    max_memory: u64,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<(usize, usize, Vec<Jump>)>> {
+    let pos = board.full() ^ bit(start);
+    let classes = Classes::new(board);
+    let stabiliser: Vec<&[usize]> = board
+        .symmetries()
+        .iter()
+        .map(|s| s.perm())
+        .filter(|p| p[start] == start)
+        .collect();
+    // The holes where a game from `start` may end, and one of each orbit of the stabiliser.
+    let class: Vec<usize> = (0..board.holes())
+        .filter(|&f| classes.of(bit(f)) == classes.of(pos))
+        .collect();
+    let finishes: Vec<usize> = class
+        .iter()
+        .copied()
+        .filter(|&f| stabiliser.iter().all(|p| p[f] >= f))
+        .collect();
+    // The finishes with a win (a game found, or proved impossible, by `solve`'s search).
+    let mut winning = Vec::new();
+    for (k, &f) in finishes.iter().enumerate() {
+        let found = search(board, pos, Goal::OnePeg(bit(f)), max_memory)?;
+        if let Outcome::Found(_) = found.outcome {
+            winning.push(f);
+        }
+        progress(k + 1, finishes.len());
+    }
+    let games = if board.holes() <= 64 {
+        fewest_to_each::<u64>(board, pos, &winning, &class, max_memory)?
+    } else {
+        fewest_to_each::<u128>(board, pos, &winning, &class, max_memory)?
+    };
+    Ok(winning
+        .into_iter()
+        .zip(games)
+        .map(|(f, (m, jumps))| (f, m, jumps))
+        .collect())
 }
 
 /// Reads `min_moves.csv`: its header must be [`HEADER`] and every `moves` a whole number.
