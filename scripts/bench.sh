@@ -18,6 +18,11 @@
 #                                     table on 1 rank x 2 threads and 2 ranks x 1 thread, with wall
 #                                     time, peak memory of each rank and bytes exchanged (needs
 #                                     OpenMPI; builds with --features mpi)
+#   scripts/bench.sh --against OLD [ROUNDS]
+#                                     the engine's speed against an older pegsol binary OLD (for
+#                                     example one built from an earlier commit): the five cases of
+#                                     issue 66, old and new in alternating runs, ROUNDS (default 3)
+#                                     of each, with each run's wall time, the medians and new/old
 # Works from any directory. Timings on a shared machine are noisy: the load average and the
 # CPU time are printed too. Exit code 1 when a case prints a wrong figure (slow is only
 # marked). Without /usr/bin/time, wall time and peak memory come from the "wall time ...,
@@ -163,6 +168,57 @@ if [ "${1:-}" = "--mpi" ]; then
       rm -rf "$dir" "$work"/time.*
     done
   done
+  exit $fail
+fi
+
+# ---- Old against new (issue 66): scripts/bench.sh --against OLD [ROUNDS]
+#      label | pegsol arguments | text the output must contain
+AGAINST_CASES=(
+  "count english centre|count --quiet --board english|577,116,156,815,309,849,672"
+  "table tri:7 all starts|table --board tri:7 --starts all -q --csv @DIR|tri:7      all       28    893,134,943,977,510,843,032"
+  "table english all starts|table --board english --starts all -q --csv @DIR|english    all       33 95,288,799,582,273,817,897,272"
+  "count english on disk|count --quiet --board english --max-memory 64M|577,116,156,815,309,849,672"
+  "solvable english d4|solvable --board english --finish d4 -q|solvable up to symmetry     1,679,072"
+)
+if [ "${1:-}" = "--against" ]; then
+  old=${2:?"bench: --against needs the old binary"}
+  rounds=${3:-3}
+  [ -x "$old" ] || { echo "bench: $old is not an executable" >&2; exit 2; }
+  cargo build --release --quiet
+  new=target/release/pegsol
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  echo "pegsol $(git rev-parse --short HEAD 2>/dev/null || echo '?') against $old, $(nproc) cores, load average:$(uptime | sed 's/.*load average[s]*://')"
+  printf '%-26s %-28s %-28s %8s %8s %6s %s\n' case 'old runs (s)' 'new runs (s)' 'old med' 'new med' new/old result
+  fail=0
+  for case in "${AGAINST_CASES[@]}"; do
+    IFS='|' read -r label args expect <<<"$case"
+    olds=()
+    news=()
+    wrong=0
+    for _ in $(seq "$rounds"); do
+      for which in old new; do
+        bin=$old
+        [ "$which" = old ] || bin=$new
+        dir=$(mktemp -d -p "$work")
+        begin=$(date +%s.%N)
+        status=0
+        # shellcheck disable=SC2086 # the arguments are meant to be split
+        "$bin" ${args//@DIR/$dir} >"$work/out" 2>/dev/null || status=$?
+        secs=$(awk -v b="$begin" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - b }')
+        rm -rf "$dir"
+        verdict "$status" "$work/out" "$expect"
+        [ "$result" = ok ] || { echo "$label ($which): $result" >&2; wrong=1; }
+        if [ "$which" = old ]; then olds+=("$secs"); else news+=("$secs"); fi
+      done
+    done
+    median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+    mo=$(median "${olds[@]}")
+    mn=$(median "${news[@]}")
+    printf '%-26s %-28s %-28s %8s %8s %6s %s\n' "$label" "${olds[*]}" "${news[*]}" "$mo" "$mn" \
+      "$(awk -v a="$mo" -v b="$mn" 'BEGIN { printf "%.2f", b / a }')" "$([ "$wrong" = 0 ] && echo ok || echo WRONG)"
+  done
+  echo "load average after:$(uptime | sed 's/.*load average[s]*://')"
   exit $fail
 fi
 

@@ -34,6 +34,28 @@ impl Error {
         Error::Input(msg.into())
     }
 
+    /// The one form of a run refused at its memory limit (`--max-memory`): who ran out
+    /// (`subject`, e.g. the board and start), what needs more (`what`, its verb
+    /// included), the limit as people read it, the facts of the case (`facts`, empty or
+    /// starting with "; ") and what to do.
+    ///
+    /// ```
+    /// use pegsol::error::Error;
+    /// let e = Error::memory_limit("english from d4", "the search needs", "1.0 GiB", "; it had taken 1.1 GiB");
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "english from d4: the search needs more than 1.0 GiB (the limit; it had taken 1.1 GiB). \
+    ///      Raise --max-memory if the machine has the memory"
+    /// );
+    /// assert_eq!(e.exit_code(), 2);
+    /// ```
+    pub fn memory_limit(subject: &str, what: &str, limit: &str, facts: &str) -> Error {
+        Error::Memory(format!(
+            "{subject}: {what} more than {limit} (the limit{facts}). Raise --max-memory if the \
+             machine has the memory"
+        ))
+    }
+
     /// The process exit code for this error: 2 for bad input and refused runs, 3 for
     /// overflow, 130 for an interrupted run.
     ///

@@ -9,7 +9,9 @@
 //!   of starts, the statistics, and their exporters (text, CSV, JSON, report).
 //! - [`games`]: single games: solve, fewest moves, extremes, notation, animation.
 //! - [`analysis`]: still-winnable positions and hints; one-dimensional solitaire.
-//! - [`output`]: how anything is written: atomic files and CSV, the progress bar, SVG plots.
+//! - [`output`]: how anything is written: atomic files and CSV, SVG plots.
+//! - [`observe`]: the seam through which the engines report progress, notices and trace
+//!   lines; the library prints nothing unless an [`observe::Observer`] is installed.
 //! - [`cli`]: one file per command, clap arguments next to the handler.
 //! - [`total`]: [`total::Total`], the 256-bit sums of jump-sequence counts that the
 //!   statistics hold.
@@ -27,8 +29,9 @@
 //! # Ok::<(), pegsol::error::Error>(())
 //! ```
 
-/// `eprintln!` that never panics: the crate's notes and errors go to stderr, and when
-/// stderr is closed or full (`2>/dev/full`) they are lost, where std's macro would panic.
+/// `eprintln!` that never panics, for the command line's own lines on stderr (the engines
+/// print nothing: they report to [`observe`]); when stderr is closed or full
+/// (`2>/dev/full`) they are lost, where std's macro would panic.
 /// The line is formatted first and written in one call, so that the lines of processes
 /// sharing a stderr (the ranks of an MPI job) do not break into each other: `writeln!` on
 /// unbuffered stderr wrote each piece of the format apart ("rank rank 0 of 2: ...\n1 of
@@ -49,8 +52,10 @@ pub mod count;
 pub mod error;
 pub mod games;
 pub mod geometry;
+pub mod hash;
 pub mod input;
 pub mod memory;
+pub mod observe;
 pub mod output;
 pub mod play;
 pub mod pool;

@@ -28,7 +28,7 @@ pub(super) struct CountArgs {
     #[arg(long)]
     random: bool,
     #[command(flatten)]
-    run: RunArgs,
+    pub(super) run: RunArgs,
     #[command(flatten)]
     disk: DiskArgs,
 }

@@ -18,7 +18,7 @@ pub(super) struct ExtremesArgs {
     show: ShowArgs,
     // As `count`'s: the answer, the example game included, is the same for any `--threads`.
     #[command(flatten)]
-    run: RunArgs,
+    pub(super) run: RunArgs,
     #[command(flatten)]
     disk: DiskArgs,
 }

@@ -26,7 +26,7 @@ pub(super) struct HintArgs {
     #[arg(long, value_name = "FILE", value_parser = super::args::parse_file)]
     cache: Option<PathBuf>,
     #[command(flatten)]
-    run: RunArgs,
+    pub(super) run: RunArgs,
 }
 
 /// Runs the command.

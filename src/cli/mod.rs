@@ -10,6 +10,7 @@ mod count;
 mod extremes;
 mod hint;
 mod line;
+mod observe;
 mod play;
 mod process;
 pub use process::{check_stdout_at_start, mark_stdout_closed};
@@ -139,6 +140,7 @@ fn run_command(args: Vec<OsString>) -> Result<i32> {
             };
         }
     };
+    observe::install(cli.command.quiet());
     match cli.command {
         Command::Count(args) => count::run(args),
         Command::Board(args) => board::run(args),
@@ -159,6 +161,20 @@ fn run_command(args: Vec<OsString>) -> Result<i32> {
 
 /// The first failed write to stdout other than a closed pipe, which [`run`] turns into
 /// the command's error when it ends.
+impl Command {
+    /// `--quiet`, in the commands that have it: no progress bar and no notice.
+    fn quiet(&self) -> bool {
+        match self {
+            Command::Count(a) => a.run.quiet,
+            Command::Solvable(a) => a.run.quiet,
+            Command::Hint(a) => a.run.quiet,
+            Command::Extremes(a) => a.run.quiet,
+            Command::Table(a) => a.run.quiet,
+            _ => false,
+        }
+    }
+}
+
 static STDOUT_ERROR: Mutex<Option<String>> = Mutex::new(None);
 
 /// Writes to stdout. A closed pipe (`pegsol count | head`) is ignored: the reader has all

@@ -32,7 +32,7 @@ pub(super) struct SolvableArgs {
     #[arg(long)]
     quickest_loss: bool,
     #[command(flatten)]
-    run: RunArgs,
+    pub(super) run: RunArgs,
 }
 
 /// Runs the command.

@@ -9,7 +9,8 @@ use crate::error::Result;
 use crate::games::minmoves::{Ends, min_moves, table};
 use crate::games::solve::{Goal, Outcome, search};
 use crate::geometry::board::Board;
-use crate::output::{files, progress};
+use crate::observe;
+use crate::output::files;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -179,21 +180,21 @@ fn min_moves_table(args: &SolveArgs, board: &Board) -> Result<i32> {
         }
         None => Vec::new(),
     };
-    let bar = progress::bar(starts.len() as u64, "start classes", true);
+    let bar = observe::meter(starts.len() as u64, "start classes", true);
     let mut rows = Vec::new();
     for &s in &starts {
-        bar.set_message(format!("from {}", board.hole_name(s)));
+        bar.message(format!("from {}", board.hole_name(s)));
         rows.extend(table::start_rows(
             board,
             s,
             args.memory.budget(),
             &mut |k, n| {
-                bar.set_message(format!("from {}: finish {k} of {n}", board.hole_name(s)));
+                bar.message(format!("from {}: finish {k} of {n}", board.hole_name(s)));
             },
         )?);
         bar.inc(1);
     }
-    bar.finish_and_clear();
+    bar.finish();
     let done: Vec<(String, String)> = starts
         .iter()
         .map(|&s| (board.name().to_string(), board.hole_name(s)))

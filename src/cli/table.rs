@@ -33,7 +33,7 @@ pub(super) struct TableArgs {
     #[arg(long, value_enum, default_value = "csv")]
     format: table::Format,
     #[command(flatten)]
-    run: RunArgs,
+    pub(super) run: RunArgs,
     #[command(flatten)]
     disk: DiskArgs,
 }

@@ -230,14 +230,14 @@ impl Cluster {
     /// ```
     pub fn default_budget(&self) -> u64 {
         let budget = crate::memory::default_budget() / self.local.max(1) as u64;
-        if self.size > 1 && crate::output::progress::tracing() {
-            eprintln!(
+        if self.size > 1 && crate::observe::tracing() {
+            crate::observe::trace(&format!(
                 "rank {} of {}: default --max-memory {} ({} ranks on this machine share it)",
                 self.rank,
                 self.size,
                 crate::memory::human(budget),
                 self.local
-            );
+            ));
         }
         budget
     }

@@ -32,6 +32,5 @@ pub mod sweep;
 pub mod table;
 
 pub use crate::total::Total;
-pub(crate) use slots::prefetch;
 pub use stats::{Counts, Layer};
 pub use sweep::{CountOptions, count, count_many, max_starts};

@@ -22,9 +22,9 @@ pub(crate) trait SlotKey: Copy + Eq + Debug {
     fn hash64(self) -> u64;
 }
 
-/// An odd multiplier for the hashes (the shards are chosen with another, see
-/// [`crate::geometry::bits::Bits::shard`]).
-const MIX: u64 = 0xD6E8_FEB8_6659_FD93;
+// The hashes' odd multiplier (the shards are chosen with another, see
+// [`crate::geometry::bits::Bits::shard`]).
+use crate::hash::{MIX, prefetch};
 
 /// Every width of position, and the count engine's packed keys (`u32`, whose `x >> 32` is
 /// zero: the hash is `x * MIX`).
@@ -189,20 +189,6 @@ impl<K: SlotKey, V: Value> Slots<K, V> {
         slots
     }
 }
-
-/// Asks the processor to bring in the cache line at `at`, which need not be allocated: a
-/// prefetch is only a hint.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-pub(crate) fn prefetch<T>(at: *const T) {
-    use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-    // SAFETY: a prefetch reads nothing and cannot fault, whatever the address.
-    unsafe { _mm_prefetch::<_MM_HINT_T0>(at.cast()) }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-pub(crate) fn prefetch<T>(_: *const T) {}
 
 #[cfg(test)]
 mod tests {

@@ -191,12 +191,15 @@ fn sweep<K: Bits>(board: &Board, start: Pegs, max_memory: u64) -> Result<Extreme
         let mut dead: Vec<K> = Vec::new();
         let over = |bytes: u64| {
             (bytes > max_memory || watch.over().is_some()).then(|| {
-                Error::Memory(format!(
-                    "the breadth-first sweep needs more than {} (the limit) for the positions \
-                     of {} jumps, with no dead end yet; raise --max-memory",
-                    crate::memory::human(max_memory),
-                    layers.len()
-                ))
+                Error::memory_limit(
+                    &format!("{} from {}", board.name(), board.start_name(start)),
+                    &format!(
+                        "the breadth-first sweep for the positions of {} jumps needs",
+                        layers.len()
+                    ),
+                    &crate::memory::human(max_memory),
+                    "; no dead end yet",
+                )
             })
         };
         for (&pos, &(m, _)) in current {

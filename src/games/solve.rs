@@ -526,7 +526,7 @@ impl HopelessTable {
     /// The bucket of `key` (a power-of-two number of buckets).
     #[inline]
     fn bucket(buckets: &[Bucket], key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & (buckets.len() - 1)
+        (key.wrapping_mul(crate::hash::FIBONACCI) >> 32) as usize & (buckets.len() - 1)
     }
 
     /// Whether `key` (a canonical position with at least one peg, as [`HopelessTable::insert`]
@@ -1102,11 +1102,11 @@ fn run_search<K: Bits>(
     let paused = best.is_none() && shared.spent.load(Ordering::Relaxed) >= BEAM_AFTER.min(limit);
     if paused && limit <= BEAM_AFTER {
         if trace() {
-            eprintln!(
+            crate::observe::trace(&format!(
                 "solve: gave up after {} positions, the limit ({:.2} s)",
                 tallies.lock().expect("no panic holds the lock")[0],
                 clock.elapsed().as_secs_f64()
-            );
+            ));
         }
         return None;
     }
@@ -1118,7 +1118,7 @@ fn run_search<K: Bits>(
             let at = clock.elapsed().as_secs_f64();
             let found = shared.beam(start, width);
             if trace() {
-                eprintln!(
+                crate::observe::trace(&format!(
                     "solve: paused after {} positions; a beam of width {width} {} ({:.2} s)",
                     tallies.lock().expect("no panic holds the lock")[0],
                     if found.is_some() {
@@ -1127,7 +1127,7 @@ fn run_search<K: Bits>(
                         "found none"
                     },
                     clock.elapsed().as_secs_f64() - at
-                );
+                ));
             }
             if let Some(path) = found {
                 beam = Some((width, path));
@@ -1143,7 +1143,7 @@ fn run_search<K: Bits>(
     }
     let [nodes, hits, cuts, inserts] = tallies.into_inner().expect("no panic held the lock");
     if trace() {
-        eprintln!(
+        crate::observe::trace(&format!(
             "solve: {} units at depth {depth} on {threads} thread{}, {} pagoda function{}; \
              {nodes} positions expanded, hopeless table: {inserts} inserts, {hits} hits; \
              {cuts} children cut by a pagoda function ({:.2} s)",
@@ -1152,7 +1152,7 @@ fn run_search<K: Bits>(
             shared.pagodas,
             if shared.pagodas == 1 { "" } else { "s" },
             clock.elapsed().as_secs_f64()
-        );
+        ));
     }
     let failed = inserts as usize;
     if let Some((width, path)) = beam {
@@ -1176,9 +1176,10 @@ fn run_search<K: Bits>(
     })
 }
 
-/// Whether `PEGSOL_TRACE` is set: the search then reports its units and table on stderr.
+/// Whether the installed observer wants trace lines (on the command line, `PEGSOL_TRACE`):
+/// the search then reports its units and table.
 fn trace() -> bool {
-    crate::output::progress::tracing()
+    crate::observe::tracing()
 }
 
 /// The order in which the search tries jumps: first those that take the most weight off

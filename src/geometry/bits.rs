@@ -33,7 +33,7 @@ pub trait Bits:
     /// The shard of this key among `shards` (a power of two), by Fibonacci hashing.
     #[inline]
     fn shard(self, shards: usize) -> usize {
-        (self.fold64().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - shards.trailing_zeros()))
+        (self.fold64().wrapping_mul(crate::hash::FIBONACCI) >> (64 - shards.trailing_zeros()))
             as usize
     }
 }
@@ -111,7 +111,7 @@ pub struct Packed {
 }
 
 impl Packed {
-    const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+    const MIX: u64 = crate::hash::FIBONACCI;
 
     /// The split for boards of `holes` holes into `shards` shards (a power of two), if a
     /// key then fits 32 bits and keeps at least one.

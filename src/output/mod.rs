@@ -1,7 +1,6 @@
 //! How results are written, for any computation: CSV rendering and atomic files
-//! ([`files`]), the one progress-bar factory ([`progress`]), and SVG charts and board
-//! pictures ([`plot`], [`moves_map`]). Depends only on [`crate::geometry`] and [`crate::error`]; the
-//! exporters that know a result type sit beside it (for example [`crate::count::export`]).
+//! ([`files`]), and SVG charts and board pictures ([`plot`], [`moves_map`]). Depends only
+//! on [`crate::geometry`] and [`crate::error`]; the exporters that know a result type sit beside it (for example [`crate::count::export`]).
 //!
 //! ```
 //! let bytes = pegsol::output::files::csv_bytes(&["a", "b"], &[vec!["1".to_string(), "2".into()]])?;
@@ -12,5 +11,4 @@
 pub mod files;
 pub mod moves_map;
 pub mod plot;
-pub mod progress;
 pub mod temps;

@@ -346,7 +346,7 @@ pub(super) fn least_payloads(v: &mut Vec<u64>, slots: &mut Vec<u64>) {
     for i in 0..v.len() {
         let e = v[i];
         let key = e >> 32;
-        let mut at = (key.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> shift) as usize;
+        let mut at = (key.wrapping_mul(crate::hash::MIX) >> shift) as usize;
         loop {
             let x = slots[at];
             if x == 0 {
@@ -544,7 +544,7 @@ pub(super) fn drop_repeats<K: Bits>(v: &mut Vec<K>, slots: &mut Vec<K>) {
             continue;
         }
         // Another multiplier than the shard hash's: one shard's keys spread out.
-        let mut at = (k.fold64().wrapping_mul(0xD6E8_FEB8_6659_FD93) >> shift) as usize;
+        let mut at = (k.fold64().wrapping_mul(crate::hash::MIX) >> shift) as usize;
         loop {
             let x = slots[at];
             if x == k {

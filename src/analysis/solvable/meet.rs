@@ -12,11 +12,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// intersection, and from there they extend layer by layer: parents of solvable
     /// positions that the forward side holds towards the start, children that the backward
     /// side holds towards the goal.
-    pub(super) fn meet(
-        &self,
-        opts: &SolveOptions,
-        bar: &indicatif::ProgressBar,
-    ) -> Result<Meet<K>> {
+    pub(super) fn meet(&self, opts: &SolveOptions, bar: &dyn Meter) -> Result<Meet<K>> {
         let pegs = self.start.count_ones() as usize;
         if pegs == 0 {
             return Ok(Meet::None(1));
@@ -30,7 +26,10 @@ impl<'a, K: Bits> Solver<'a, K> {
         let clock = std::time::Instant::now();
         let (ahead, behind) = self.pruners(&goals, mirrored);
         if trace() {
-            eprintln!("meet: cuts found in {:.3} s", clock.elapsed().as_secs_f64());
+            crate::observe::trace(&format!(
+                "meet: cuts found in {:.3} s",
+                clock.elapsed().as_secs_f64()
+            ));
         }
         let _ = self.cuts.set([ahead, behind]);
         let (ahead, behind) = (self.ahead(), self.behind());
@@ -79,13 +78,13 @@ impl<'a, K: Bits> Solver<'a, K> {
             }
             empty = size(&next) == 0;
             if trace() {
-                eprintln!(
+                crate::observe::trace(&format!(
                     "meet: {} layer {} holds {} positions, {cut} children cut ({:.2} s)",
                     if forward { "forward" } else { "backward" },
                     if forward { fwd.len() } else { last - bwd.len() },
                     size(&next),
                     clock.elapsed().as_secs_f64()
-                );
+                ));
             }
             held += (size(&next) * std::mem::size_of::<K>()) as u64;
             self.check_memory(held, opts, fwd.len() + bwd.len())?;
@@ -108,10 +107,10 @@ impl<'a, K: Bits> Solver<'a, K> {
                 && self.mirrors_from(&fwd[d], &bwd[d])?
             {
                 if trace() {
-                    eprintln!(
+                    crate::observe::trace(&format!(
                         "meet: backward layer {} is the complements of forward layer {d}",
                         last - d
-                    );
+                    ));
                 }
                 bwd.truncate(d);
                 let tags = if franked { ftags } else { None };
@@ -138,11 +137,11 @@ impl<'a, K: Bits> Solver<'a, K> {
             bar.inc(1);
         }
         if trace() {
-            eprintln!(
+            crate::observe::trace(&format!(
                 "meet: met at layer {m}; {} solvable positions in all ({:.2} s)",
                 solvable.iter().map(size).sum::<usize>(),
                 clock.elapsed().as_secs_f64()
-            );
+            ));
         }
         Ok(Meet::Solvable(solvable))
     }
@@ -209,7 +208,7 @@ impl<'a, K: Bits> Solver<'a, K> {
         last: usize,
         fwd: &mut Vec<Shards<K>>,
         linked: bool,
-        bar: &indicatif::ProgressBar,
+        bar: &dyn Meter,
     ) -> Result<(Vec<Shards<K>>, Vec<Option<Links>>)> {
         let mut solvable: Vec<Shards<K>> = vec![Vec::new(); last + 1];
         let mut links: Vec<Option<Links>> = (0..=m).map(|_| None).collect();
@@ -327,7 +326,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     pub(super) fn meet_mirrored(
         &self,
         opts: &SolveOptions,
-        bar: &indicatif::ProgressBar,
+        bar: &dyn Meter,
         mut fwd: Vec<Shards<K>>,
         prune: Option<&Pruner>,
         mut tail: Vec<Shards<K>>,
@@ -368,12 +367,12 @@ impl<'a, K: Bits> Solver<'a, K> {
             )?;
             tags = next_tags;
             if trace() {
-                eprintln!(
+                crate::observe::trace(&format!(
                     "meet: forward layer {} holds {} positions, {cut} children cut ({:.2} s)",
                     fwd.len(),
                     size(&next),
                     clock.elapsed().as_secs_f64()
-                );
+                ));
             }
             if size(&next) == 0 {
                 drop(fwd);
@@ -404,10 +403,10 @@ impl<'a, K: Bits> Solver<'a, K> {
         };
         let found = middle.as_ref().or(below.as_ref()).map_or(0, size);
         if trace() {
-            eprintln!(
+            crate::observe::trace(&format!(
                 "meet: middle layer {m} holds {found} solvable positions ({:.2} s)",
                 clock.elapsed().as_secs_f64()
-            );
+            ));
         }
         if found == 0 {
             drop(fwd);
@@ -448,7 +447,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             }
         }
         if trace() {
-            eprintln!(
+            crate::observe::trace(&format!(
                 "meet: the backward side mirrors the forward side from layer {}; met at layer \
                  {m}; {} solvable positions {} ({:.2} s)",
                 last - d,
@@ -459,7 +458,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                     "in all"
                 },
                 clock.elapsed().as_secs_f64()
-            );
+            ));
         }
         Ok(if d == 0 {
             Meet::Half(solvable, last, links)

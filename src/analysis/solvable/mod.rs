@@ -75,8 +75,8 @@ use crate::geometry::bits::{Bits, Packed};
 use crate::geometry::board::{Board, Jump, Pegs, bit};
 use crate::geometry::moves::MoveTable;
 use crate::geometry::symmetry::{Symmetry, Transforms};
+use crate::observe::Meter;
 use crate::output::files::csv_bytes;
-use crate::output::progress;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -171,7 +171,8 @@ pub struct SolveOptions {
     pub threads: usize,
     /// Refuse to keep more than this many bytes of positions.
     pub max_memory: u64,
-    /// Show a progress bar on stderr (only drawn when stderr is a terminal).
+    /// Report progress to the installed observer ([`crate::observe`]): on the command
+    /// line, a progress bar on stderr when it is a terminal.
     pub progress: bool,
     /// Also count every reachable position ([`SolvableLayer::reachable`]): a full forward
     /// sweep, many times the work of the solvable set alone (see [`solvable`]).
@@ -568,7 +569,8 @@ fn with_pool<T: Send>(opts: &SolveOptions, f: impl FnOnce() -> Result<T> + Send)
     crate::pool::build(opts.threads)?.install(f)
 }
 
-/// Whether `PEGSOL_TRACE` is set: the passes then report their layers on stderr.
+/// Whether the installed observer wants trace lines (on the command line, `PEGSOL_TRACE`):
+/// the passes then report their layers.
 fn trace() -> bool {
-    crate::output::progress::tracing()
+    crate::observe::tracing()
 }

@@ -110,11 +110,11 @@ impl<'a, K: Bits> Solver<'a, K> {
             bwd
         };
         if trace() {
-            eprintln!(
+            crate::observe::trace(&format!(
                 "meet: {} forward and {} backward cuts from {SAMPLES} random games each",
                 fwd.len(),
                 bwd.len()
-            );
+            ));
         }
         (Pruner::new(self.board, &fwd), Pruner::new(self.board, &bwd))
     }
@@ -191,11 +191,11 @@ impl Pruner {
             }
         }
         if trace() {
-            eprintln!(
+            crate::observe::trace(&format!(
                 "meet: {} cuts fit the pruner's lanes, in {} of {MAX_BLOCKS} blocks",
                 cuts.len(),
                 p.blocks
-            );
+            ));
         }
         Some(p)
     }

@@ -11,7 +11,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     pub(super) fn forward(
         &self,
         opts: &SolveOptions,
-        bar: &indicatif::ProgressBar,
+        bar: &dyn Meter,
     ) -> Result<(Vec<Shards<K>>, Vec<(u64, u64)>)> {
         let mut first: Shards<K> = vec![Vec::new(); SHARDS];
         let start = self.transforms_canon_h(self.start);
@@ -41,14 +41,15 @@ impl<'a, K: Bits> Solver<'a, K> {
             }
             held += (n * std::mem::size_of::<K>()) as u64;
             if held > opts.max_memory {
-                return Err(Error::Memory(format!(
-                    "{} from {}: keeping the reachable positions of {} jumps needs more than {} \
-                     (the limit). Raise --max-memory if the machine has the memory",
-                    self.board.name(),
-                    self.board.start_name(self.start.to_u128()),
-                    layers.len(),
-                    crate::memory::human(opts.max_memory)
-                )));
+                return Err(Error::memory_limit(
+                    &self.subject(),
+                    &format!(
+                        "keeping the reachable positions of {} jumps needs",
+                        layers.len()
+                    ),
+                    &crate::memory::human(opts.max_memory),
+                    "",
+                ));
             }
             layers.push(next);
         }
@@ -76,7 +77,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     pub(super) fn backward(
         &self,
         forward: &[Shards<K>],
-        bar: &indicatif::ProgressBar,
+        bar: &dyn Meter,
     ) -> Result<Vec<Shards<K>>> {
         let last = forward.len() - 1;
         let mut layers: Vec<Shards<K>> = vec![vec![Vec::new(); SHARDS]; forward.len()];

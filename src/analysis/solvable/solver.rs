@@ -107,12 +107,12 @@ impl<'a, K: Bits> Solver<'a, K> {
             None => Ok(()),
             Some(taken) => {
                 let (limit, taken) = crate::memory::human_apart(watch.limit(), taken);
-                Err(Error::Memory(format!(
-                    "{} from {}: the search needs more than {limit} (the limit; it had taken \
-                     {taken} when stopped). Raise --max-memory if the machine has the memory",
-                    self.board.name(),
-                    self.board.start_name(self.start.to_u128()),
-                )))
+                Err(Error::memory_limit(
+                    &self.subject(),
+                    "the search needs",
+                    &limit,
+                    &format!("; it had taken {taken} when stopped"),
+                ))
             }
         }
     }
@@ -231,11 +231,11 @@ impl<'a, K: Bits> Solver<'a, K> {
 
     pub(super) fn solvable(&self, opts: &SolveOptions) -> Result<Solvable> {
         let pegs = self.start.count_ones() as usize;
-        let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
-        let (forward, reach) = self.forward(opts, &bar)?;
-        let solvable = self.backward(&forward, &bar)?;
+        let bar = crate::observe::meter(2 * pegs as u64, "layers", opts.progress);
+        let (forward, reach) = self.forward(opts, &*bar)?;
+        let solvable = self.backward(&forward, &*bar)?;
         let wins = self.wins(&solvable)?;
-        bar.finish_and_clear();
+        bar.finish();
         let layers = reach
             .iter()
             .zip(&solvable)
@@ -362,20 +362,28 @@ impl<'a, K: Bits> Solver<'a, K> {
         if held <= opts.max_memory {
             return self.check_resident();
         }
-        Err(Error::Memory(format!(
-            "{} from {}: keeping {layers} layers of positions needs more than {} (the limit). \
-             Raise --max-memory if the machine has the memory",
+        Err(Error::memory_limit(
+            &self.subject(),
+            &format!("keeping {layers} layers of positions needs"),
+            &crate::memory::human(opts.max_memory),
+            "",
+        ))
+    }
+
+    /// The board and start, as a refusal names them ([`Error::memory_limit`]).
+    pub(super) fn subject(&self) -> String {
+        format!(
+            "{} from {}",
             self.board.name(),
-            self.board.start_name(self.start.to_u128()),
-            crate::memory::human(opts.max_memory)
-        )))
+            self.board.start_name(self.start.to_u128())
+        )
     }
 
     /// [`solvable`] by meeting in the middle, without the reachable counts.
     pub(super) fn solvable_meet(&self, opts: &SolveOptions) -> Result<Solvable> {
         let pegs = self.start.count_ones() as usize;
-        let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
-        let (solvable, w0, last) = match self.meet(opts, &bar)? {
+        let bar = crate::observe::meter(2 * pegs as u64, "layers", opts.progress);
+        let (solvable, w0, last) = match self.meet(opts, &*bar)? {
             Meet::Solvable(solvable) => {
                 let wins = self.wins(&solvable)?;
                 let start = self.transforms_canon_h(self.start);
@@ -392,16 +400,16 @@ impl<'a, K: Bits> Solver<'a, K> {
             }
             Meet::None(layers) => (vec![vec![Vec::new(); SHARDS]; layers], 0, layers - 1),
         };
-        bar.finish_and_clear();
+        bar.finish();
         // Layers past those kept (a mirrored meeting) are the complements of layers as far
         // before the end: complementing commutes with every symmetry, so they count alike.
         let clock = std::time::Instant::now();
         let counts: Vec<(u64, u64)> = solvable.iter().map(|s| self.layer_counts(s)).collect();
         if trace() {
-            eprintln!(
+            crate::observe::trace(&format!(
                 "solvable: layer counts ({:.2} s)",
                 clock.elapsed().as_secs_f64()
-            );
+            ));
         }
         let layers = (0..=last)
             .map(|jumps| {
@@ -433,8 +441,8 @@ impl<'a, K: Bits> Solver<'a, K> {
         if pegs == 0 {
             return Err(Error::input("the position has no peg"));
         }
-        let bar = progress::bar(2 * pegs as u64, "layers", opts.progress);
-        let met = match self.meet(opts, &bar)? {
+        let bar = crate::observe::meter(2 * pegs as u64, "layers", opts.progress);
+        let met = match self.meet(opts, &*bar)? {
             Meet::Half(half, last, _) if whole => Meet::Solvable(self.unmirror(half, last)?),
             Meet::Half(half, last, links) => Meet::Half(self.with_middle(half, last)?, last, links),
             met => met,
@@ -456,7 +464,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 .map(|(k, w)| (k.to_u128(), w))
                 .collect();
             one.sort_unstable();
-            bar.finish_and_clear();
+            bar.finish();
             return Ok(vec![vec![(start.to_u128(), w0)], one]);
         }
         let solved = match met {
@@ -488,7 +496,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 .collect(),
             None => Vec::new(),
         };
-        bar.finish_and_clear();
+        bar.finish();
         Ok(table)
     }
 }

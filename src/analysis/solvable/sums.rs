@@ -284,11 +284,11 @@ impl<'a, K: Bits> Solver<'a, K> {
         let clock = std::time::Instant::now();
         let n = self.paths(half, links)?;
         if trace() {
-            eprintln!(
+            crate::observe::trace(&format!(
                 "wins: N of {} layers ({:.2} s)",
                 half.len(),
                 clock.elapsed().as_secs_f64()
-            );
+            ));
         }
         let full = K::from_u128(self.board.full());
         let h = self.moves.subgroup_order();
@@ -323,10 +323,10 @@ impl<'a, K: Bits> Solver<'a, K> {
             })
             .try_reduce(|| 0, add);
         if trace() {
-            eprintln!(
+            crate::observe::trace(&format!(
                 "wins: the middle's N and W and the total ({:.2} s)",
                 clock.elapsed().as_secs_f64()
-            );
+            ));
         }
         total
     }

@@ -32,13 +32,13 @@ impl KeyFilter {
     #[inline]
     pub(super) fn index<K: Bits>(&self, key: K) -> usize {
         // Another multiplier than the shard hash's and the win table's.
-        (key.fold64().wrapping_mul(0xA076_1D64_78BD_642F) >> self.shift) as usize
+        (key.fold64().wrapping_mul(crate::hash::SPREAD) >> self.shift) as usize
     }
 
     /// Asks for the word of `key` ahead of [`KeyFilter::may_hold`].
     #[inline]
     pub(super) fn prefetch<K: Bits>(&self, key: K) {
-        crate::count::prefetch(self.bits.as_ptr().wrapping_add(self.index(key) / 64));
+        crate::hash::prefetch(self.bits.as_ptr().wrapping_add(self.index(key) / 64));
     }
 
     /// Whether `key` may have been added: always when it was.
@@ -89,13 +89,13 @@ impl<K: Bits> WinTable<K> {
     #[inline]
     pub(super) fn index(&self, key: K) -> usize {
         // A multiplier other than the shard hash's, so that one shard's keys spread out.
-        (key.fold64().wrapping_mul(0xD6E8_FEB8_6659_FD93) >> self.shift) as usize
+        (key.fold64().wrapping_mul(crate::hash::MIX) >> self.shift) as usize
     }
 
     /// Asks for the line of `key`'s first slot ([`probe`]).
     #[inline]
     pub(super) fn prefetch(&self, key: K) {
-        crate::count::prefetch(self.slots.as_ptr().wrapping_add(self.index(key)));
+        crate::hash::prefetch(self.slots.as_ptr().wrapping_add(self.index(key)));
     }
 
     #[inline]
@@ -456,7 +456,7 @@ impl Places {
 
     #[inline]
     pub(super) fn index(key: u32, shift: u32) -> usize {
-        (u64::from(key).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> shift) as usize
+        (u64::from(key).wrapping_mul(crate::hash::MIX) >> shift) as usize
     }
 
     /// The slots of shard `shard` and the shift of their hash.
@@ -514,7 +514,7 @@ fn place_of(part: &[u64], shift: u32, key: u32) -> Option<u32> {
 /// Asks for the line of `key`'s first slot in `part` ahead of [`place_of`].
 #[inline]
 fn prefetch_place(part: &[u64], shift: u32, key: u32) {
-    crate::count::prefetch(part.as_ptr().wrapping_add(Places::index(key, shift)));
+    crate::hash::prefetch(part.as_ptr().wrapping_add(Places::index(key, shift)));
 }
 
 /// The solvable parents of the positions of a solvable layer, per shard of the layer:

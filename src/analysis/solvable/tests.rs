@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::geometry::pagoda::Cut;
-use indicatif::ProgressBar;
+use crate::observe::Silent;
 
 /// A fixed sequence of 64-bit keys (splitmix64).
 fn keys(seed: u64, n: usize) -> Vec<u64> {
@@ -225,7 +225,7 @@ fn links_and_probes_count_alike() {
             s.link_cache = cache;
             s
         };
-        let links = |s: &Solver<u64>| match s.meet(&opts, &ProgressBar::hidden()) {
+        let links = |s: &Solver<u64>| match s.meet(&opts, &Silent) {
             Ok(Meet::Half(_, _, links)) => (
                 links.iter().skip(1).filter(|l| l.is_some()).count(),
                 links.len() - 1,

@@ -79,7 +79,7 @@ impl<K: Bits, const N: usize> Sweep<'_, K, N> {
     /// The statistics of every start, once the last layer is swept; the work directory
     /// removed, or left for the caller ([`CountOptions::defer_cleanup`]).
     fn finish(&self, run: Run, opts: &CountOptions) -> Result<Swept> {
-        run.bar.finish_and_clear();
+        run.bar.finish();
         let work = if opts.defer_cleanup {
             run.work.defer()
         } else {

@@ -236,7 +236,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             // streams for the hardware prefetcher, and a push into a line not in cache
             // stalled the expansion (docs/experiments.md, "Writing children, and page faults").
             let ahead = 128 / size_of::<(C::S, [L; N])>();
-            crate::count::slots::prefetch(out.low.as_ptr().wrapping_add(out.low.len() + ahead));
+            crate::hash::prefetch(out.low.as_ptr().wrapping_add(out.low.len() + ahead));
             if N == 1 || by == 0 {
                 out.low.push((key, *low));
                 if let Some(high) = high {

@@ -133,14 +133,12 @@ impl<K: Bits, const N: usize> Sweep<'_, K, N> {
 
     /// The refusal of layer `layer`, whose tables outgrew `max` bytes with `so_far` entries.
     fn out_of_memory(&self, layer: usize, so_far: usize, max: u64) -> Error {
-        Error::Memory(format!(
-            "{} from {}: the tables after {layer} jumps need more than {} (the limit); layer \
-             {layer} has {so_far} positions up to symmetry so far. Raise --max-memory if the \
-             machine has the memory",
-            self.board.name(),
-            self.start_names(),
-            crate::memory::human(max),
-        ))
+        Error::memory_limit(
+            &format!("{} from {}", self.board.name(), self.start_names()),
+            &format!("the tables after {layer} jumps need"),
+            &crate::memory::human(max),
+            &format!("; layer {layer} has {so_far} positions up to symmetry so far"),
+        )
     }
 
     /// Writes layer `layer`, held in memory, to the work directory (freeing it shard by

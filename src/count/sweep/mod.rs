@@ -63,7 +63,8 @@ pub struct CountOptions {
     pub threads: usize,
     /// Refuse to grow the tables past this many bytes.
     pub max_memory: u64,
-    /// Show a progress bar on stderr (only drawn when stderr is a terminal).
+    /// Report progress and notices to the installed observer ([`crate::observe`]): on the
+    /// command line, a progress bar on stderr when it is a terminal.
     pub progress: bool,
     /// Set to stop the run early with [`Error::Interrupted`].
     pub cancel: Option<Arc<AtomicBool>>,

@@ -11,6 +11,8 @@ use super::tally::LayerAcc;
 use crate::count::disk::{self, LayerFiles, Written};
 use crate::error::{Error, Result};
 use crate::geometry::bits::Bits;
+use std::ops::Range;
+use std::path::PathBuf;
 
 impl<K: Bits, const N: usize> Sweep<'_, K, N> {
     /// Refuses to go on when the next layer (about `need` bytes) would not fit the disk's
@@ -88,6 +90,66 @@ impl<K: Bits, const N: usize> Sweep<'_, K, N> {
         run: &mut Run,
         opts: &CountOptions,
     ) -> Result<(LayerFiles, LayerAcc<N>, [u64; N], u64)> {
+        let (dir, mut queue) = self.plan_disk_layer::<L, C>(cur, guess, run, opts)?;
+        let mut shards = vec![Written::default(); SHARDS];
+        let mut stats = None;
+        let mut carried = 0;
+        while let Some(range) = queue.pop() {
+            match self.disk_pass::<L, C>(
+                codec,
+                cur,
+                &dir,
+                range.clone(),
+                stats.is_none(),
+                guess,
+                run,
+                opts,
+            )? {
+                Some((written, carry, pass_stats)) => {
+                    shards[range].copy_from_slice(&written);
+                    carried += carry;
+                    if pass_stats.is_some() {
+                        stats = pass_stats;
+                    }
+                    self.check_disk_used(cur, &shards, run, opts)?;
+                }
+                None if range.len() > 1 => {
+                    let mid = range.start + range.len() / 2;
+                    queue.push(mid..range.end);
+                    queue.push(range.start..mid);
+                }
+                None => {
+                    return Err(Error::memory_limit(
+                        &format!("{} from {}", self.board.name(), self.start_names()),
+                        &format!(
+                            "one shard of the tables after {} jumps needs",
+                            cur.layer + 1
+                        ),
+                        &crate::memory::human(opts.max_memory),
+                        "",
+                    ));
+                }
+            }
+        }
+        let (acc, reduced) = stats.expect("the first pass to finish gathers the statistics");
+        let next = LayerFiles {
+            layer: cur.layer + 1,
+            dir,
+            shards,
+        };
+        Ok((next, acc, reduced, carried))
+    }
+
+    /// Before the passes of layer `cur.layer + 1` (about `guess` entries, every rank's): the
+    /// disk checked for it ([`Sweep::check_disk`]), the sweep's folder named, the layer's
+    /// folder made, and the passes planned, as many as the rank that needs most asks for.
+    fn plan_disk_layer<L: Lane, C: Codec<K>>(
+        &self,
+        cur: &LayerFiles,
+        guess: u64,
+        run: &mut Run,
+        opts: &CountOptions,
+    ) -> Result<(PathBuf, Vec<Range<usize>>)> {
         // This rank's entries; `guess` is of the whole next layer, every rank's together.
         let entries = cur.entries();
         let share = guess / run.cluster.size() as u64;
@@ -112,7 +174,7 @@ impl<K: Bits, const N: usize> Sweep<'_, K, N> {
         // passes that any rank asks for.
         let cluster = run.cluster;
         let own = pass_ranges(share, entry_bytes, opts.max_memory);
-        let mut queue = split_shards(cluster.max(&[own.len() as u64])[0] as usize);
+        let queue = split_shards(cluster.max(&[own.len() as u64])[0] as usize);
         run.trace(|| {
             format!(
                 "layer {}: about {guess} entries of {entry_bytes} bytes, in {} passes",
@@ -120,64 +182,32 @@ impl<K: Bits, const N: usize> Sweep<'_, K, N> {
                 queue.len()
             )
         });
-        let mut shards = vec![Written::default(); SHARDS];
-        let mut stats = None;
-        let mut carried = 0;
-        while let Some(range) = queue.pop() {
-            match self.disk_pass::<L, C>(
-                codec,
-                cur,
-                &dir,
-                range.clone(),
-                stats.is_none(),
-                guess,
-                run,
-                opts,
-            )? {
-                Some((written, carry, pass_stats)) => {
-                    shards[range].copy_from_slice(&written);
-                    carried += carry;
-                    if pass_stats.is_some() {
-                        stats = pass_stats;
-                    }
-                    let used = cur.bytes() + shards.iter().map(|w| w.bytes).sum::<u64>();
-                    if let Some(max) = opts.max_disk
-                        && used > max
-                    {
-                        return Err(Error::Disk(format!(
-                            "{} from {}: layer {} takes more than --max-disk {} ({max} bytes) \
-                             with the layer before; its work is kept in {}",
-                            self.board.name(),
-                            self.start_names(),
-                            cur.layer + 1,
-                            crate::memory::human(max),
-                            run.work.dir().display()
-                        )));
-                    }
-                }
-                None if range.len() > 1 => {
-                    let mid = range.start + range.len() / 2;
-                    queue.push(mid..range.end);
-                    queue.push(range.start..mid);
-                }
-                None => {
-                    return Err(Error::Memory(format!(
-                        "{} from {}: one shard of the tables after {} jumps needs more than {} \
-                         (the limit); raise --max-memory",
-                        self.board.name(),
-                        self.start_names(),
-                        cur.layer + 1,
-                        crate::memory::human(opts.max_memory)
-                    )));
-                }
-            }
+        Ok((dir, queue))
+    }
+
+    /// Refuses to go on once the shards written so far (`shards`) and the layer before
+    /// take more than `--max-disk`.
+    fn check_disk_used(
+        &self,
+        cur: &LayerFiles,
+        shards: &[Written],
+        run: &Run,
+        opts: &CountOptions,
+    ) -> Result<()> {
+        let used = cur.bytes() + shards.iter().map(|w| w.bytes).sum::<u64>();
+        if let Some(max) = opts.max_disk
+            && used > max
+        {
+            return Err(Error::Disk(format!(
+                "{} from {}: layer {} takes more than --max-disk {} ({max} bytes) \
+                 with the layer before; its work is kept in {}",
+                self.board.name(),
+                self.start_names(),
+                cur.layer + 1,
+                crate::memory::human(max),
+                run.work.dir().display()
+            )));
         }
-        let (acc, reduced) = stats.expect("the first pass to finish gathers the statistics");
-        let next = LayerFiles {
-            layer: cur.layer + 1,
-            dir,
-            shards,
-        };
-        Ok((next, acc, reduced, carried))
+        Ok(())
     }
 }

@@ -1,7 +1,7 @@
 //! The state of a run, split by concern: the tallies that become [`crate::count::Counts`]
 //! ([`Tallies`]), the growth history the plan reads ([`Growth`]), the work directory and
-//! its checkpoints, and the telemetry of a layer (progress bar, trace lines, the exchange's
-//! bytes and time).
+//! its checkpoints, and the telemetry of a layer (its meter, notices and trace lines, told
+//! to the installed [`crate::observe::Observer`]; the exchange's bytes and time).
 
 use super::lanes::{Key, Lane};
 use super::shard::Frozen;
@@ -9,7 +9,7 @@ use super::tally::Tallies;
 use crate::count::cluster::Cluster;
 use crate::count::disk::{LayerFiles, Progress, Spent, Work};
 use crate::error::Result;
-use crate::output::progress;
+use crate::observe::{self, Meter};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -57,7 +57,8 @@ pub(super) struct Run {
     pub(super) started: Instant,
     /// What earlier processes spent on this sweep, when it resumed from a checkpoint.
     pub(super) before: Spent,
-    pub(super) bar: indicatif::ProgressBar,
+    /// The meter of the layers swept ([`observe::meter`]).
+    pub(super) bar: Box<dyn Meter>,
     /// Per start, the layers and the wins per finishing hole so far.
     pub(super) tally: Tallies,
     pub(super) growth: Growth,
@@ -94,7 +95,7 @@ impl Run {
         Run {
             started: Instant::now(),
             before: Spent::default(),
-            bar: progress::bar(start_pegs as u64, "jumps", opts.progress),
+            bar: observe::meter(start_pegs as u64, "jumps", opts.progress),
             tally: Tallies::new(starts, holes),
             growth: Growth::default(),
             buffers: 0,
@@ -180,17 +181,18 @@ impl Run {
         }
     }
 
-    /// A notice on stderr, above the progress bar, unless the run is quiet.
+    /// A notice to the observer (shown above the progress bar), unless the run is quiet.
     pub(super) fn notice(&self, text: &str) {
         if self.notices {
-            self.bar.suspend(|| eprintln!("{text}"));
+            observe::notice(text);
         }
     }
 
-    /// A trace line on stderr, under `PEGSOL_TRACE` ([`progress::tracing`]).
+    /// A trace line to the observer, formatted only if it wants one
+    /// ([`observe::tracing`]: `PEGSOL_TRACE` on the command line).
     pub(super) fn trace(&self, text: impl FnOnce() -> String) {
-        if progress::tracing() {
-            eprintln!("{}", text());
+        if observe::tracing() {
+            observe::trace(&text());
         }
     }
 
@@ -216,7 +218,7 @@ impl Run {
         };
         let memory = crate::memory::human(peak);
         let speed = d.swept as f64 / secs / 1e6;
-        self.bar.set_message(format!(
+        self.bar.message(format!(
             "layer {}: {} entries, memory {memory}, disk {}, {speed:.1} M entries/s",
             d.layer,
             thousands::Separable::separate_with_commas(&d.entries),

@@ -1,18 +1,18 @@
 //! Running a batch: sweeps counted in turn, the table saved after each, its summary text.
 
-use super::check::Sources;
-use super::groups::{group_sweeps, relabel};
-use super::model::{CLASS_SIZE_COLUMN, Entry, Format, GEOMETRY_IN_RUN, Table, summary_header};
+use super::groups::{Group, group_sweeps, relabel};
+use super::model::{CLASS_SIZE_COLUMN, Entry, Format, Table, summary_header};
 use super::plan::{Key, Pair};
-use super::write::remove_stale_temporaries;
+use super::prepare::{boards_of, check_class_sizes, check_start_classes, open_table, pending};
 use crate::count::cluster::Cluster;
 use crate::count::disk;
 use crate::count::sweep::{self, CountOptions};
 use crate::error::{Error, Result};
 use crate::geometry::board::Board;
 use crate::memory;
-use crate::output::{files, progress};
+use crate::observe;
 use crate::total::Total;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -36,7 +36,8 @@ pub struct BatchOptions {
     pub threads: usize,
     /// Memory budget of each count.
     pub max_memory: u64,
-    /// Draw progress bars.
+    /// Report progress to the installed observer ([`crate::observe`]): on the command
+    /// line, progress bars on stderr when it is a terminal.
     pub progress: bool,
     /// Where the table lives (None: keep it in memory only).
     pub dir: Option<std::path::PathBuf>,
@@ -103,81 +104,12 @@ pub struct BatchReport {
 /// ```
 pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
     let first = opts.cluster.rank() == 0;
-    let mut _lock = None;
-    let mut table = match &opts.dir {
-        Some(dir) if first => {
-            files::prepare_files(dir, &opts.format.file_names())?;
-            _lock = Some(files::lock_dir(dir, "--csv")?);
-            remove_stale_temporaries(dir);
-            Table::load(dir, opts.format)?
-        }
-        _ => Table::default(),
-    };
-    // Boards in the plan's order. One the table holds under the same name must be the
-    // same board.
-    let mut boards: Vec<(&Pair, Board)> = Vec::new();
-    for p in plan {
-        if boards.iter().any(|(b, _)| b.spec == p.spec) {
-            continue;
-        }
-        let board = Board::from_spec(&p.spec)?;
-        let geometry = board.geometry();
-        let held = table.entries.iter().find(|(k, e)| {
-            k.board == p.board
-                && e.run
-                    .get(GEOMETRY_IN_RUN)
-                    .is_some_and(|g| !g.is_empty() && *g != geometry)
-        });
-        if let Some((_, e)) = held {
-            return Err(Error::input(format!(
-                "{} holds another board named {} ({}, where {} is {geometry}); \
-                 rename the board file or use another directory",
-                opts.dir
-                    .as_ref()
-                    .map_or("the table".into(), |d| d.display().to_string()),
-                p.board,
-                e.run[GEOMETRY_IN_RUN],
-                p.spec,
-            )));
-        }
-        boards.push((p, board));
-    }
-    // A pair the table holds must have the class size the board in hand gives its start
-    // (a board file's, or a row older than board_geometry, is not checked on loading).
-    for p in plan {
-        let Some(e) = table.entries.get(&Key::new(&p.board, &p.start)) else {
-            continue;
-        };
-        let size = e.summary_cell(CLASS_SIZE_COLUMN).unwrap_or("");
-        if e.is_whole() && size != p.class_size.to_string() {
-            return Err(Error::input(format!(
-                "{}: {} {}: start_class_size is {size}, but the start class of {} holds {} \
-                 holes",
-                opts.dir.as_ref().map_or("the table".into(), |d| {
-                    Sources::of(d, opts.format).file("summary").to_string()
-                }),
-                p.board,
-                p.start,
-                p.start,
-                p.class_size
-            )));
-        }
-    }
-    // Rank 0's table decides which pairs are left, for every rank.
-    let pending: Vec<u8> = plan
-        .iter()
-        .map(|p| u8::from(!table.contains(&p.board, &p.start)))
-        .collect();
-    let pending = opts.cluster.all_gather(&pending).swap_remove(0);
-    let todo: Vec<&Pair> = plan
-        .iter()
-        .zip(&pending)
-        .filter(|&(_, &left)| left == 1)
-        .map(|(p, _)| p)
-        .collect();
+    let (mut table, _lock) = open_table(opts, first)?;
+    let boards = boards_of(plan, &table, opts)?;
+    check_class_sizes(plan, &table, opts)?;
+    let todo = pending(plan, &table, opts);
     let skipped = plan.len() - todo.len();
-    let threads = crate::pool::threads(opts.threads);
-    let bar = progress::bar(todo.len() as u64, "pairs", opts.progress);
+    let bar = observe::meter(todo.len() as u64, "pairs", opts.progress);
     let mut computed = 0;
     let mut peak_bytes = memory::peak_rss();
     for (of, board) in &boards {
@@ -185,29 +117,7 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
         if pairs.is_empty() {
             continue;
         }
-        for p in &pairs {
-            let class = board
-                .hole_classes()
-                .into_iter()
-                .find(|c| c.contains(&p.hole))
-                .expect("every hole has a class");
-            if let Some(other) = class
-                .iter()
-                .map(|&h| board.hole_name(h))
-                .find(|name| table.contains(&p.board, name))
-            {
-                bar.abandon();
-                return Err(Error::input(format!(
-                    "{} already holds {} from {other}, which is in the same start class as {}; \
-                     give --starts {other} (or use another directory)",
-                    opts.dir
-                        .as_ref()
-                        .map_or("the table".into(), |d| d.display().to_string()),
-                    p.board,
-                    p.start
-                )));
-            }
-        }
+        check_start_classes(board, &pairs, &table, opts).inspect_err(|_| bar.abandon())?;
         for group in group_sweeps(board, &pairs) {
             if opts
                 .cancel
@@ -222,54 +132,10 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                 .iter()
                 .map(|m| m.pair.start.as_str())
                 .collect();
-            bar.set_message(format!("{} from {}", board.name(), names.join(", ")));
-            let count_opts = CountOptions {
-                threads: opts.threads,
-                max_memory: opts.max_memory,
-                progress: opts.progress,
-                cancel: opts.cancel.clone(),
-                work_dir: opts.work_dir.clone(),
-                keep_work: opts.keep_work,
-                max_disk: opts.max_disk,
-                cluster: opts.cluster,
-                stop_at_dead_end: false,
-                // The sweep's layers stay until its pairs are saved (one process only:
-                // ranks do not wait for rank 0's files).
-                defer_cleanup: opts.dir.is_some() && opts.cluster.size() == 1,
-            };
-            memory::reset_peak_rss();
-            let clock = Instant::now();
-            let starts: Vec<_> = group
-                .starts
-                .iter()
-                .map(|&h| board.start_with_empty(&[h]))
-                .collect();
-            let done =
-                sweep::sweep_many(board, &starts, &count_opts).inspect_err(|_| bar.abandon())?;
-            let (counts, before, work) = (done.counts, done.before, done.work);
-            // A sweep resumed from a checkpoint adds what its earlier processes spent.
-            let secs = clock.elapsed().as_secs_f64() + before.millis as f64 / 1e3;
-            let peak = memory::peak_rss().max((before.peak_rss > 0).then_some(before.peak_rss));
+            bar.message(format!("{} from {}", board.name(), names.join(", ")));
+            let (peak, work) =
+                sweep_group(board, &group, opts, &mut table).inspect_err(|_| bar.abandon())?;
             peak_bytes = peak_bytes.max(peak);
-            let swept: Vec<String> = group.starts.iter().map(|&h| board.hole_name(h)).collect();
-            for m in &group.members {
-                let run = vec![
-                    env!("CARGO_PKG_VERSION").to_string(),
-                    git_commit().to_string(),
-                    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-                    threads.to_string(),
-                    format!("{secs:.3}"),
-                    peak.map_or("unknown".into(), |b| b.to_string()),
-                    opts.command.clone(),
-                    swept.join(" "),
-                    board.geometry(),
-                ];
-                let counts = relabel(board, &counts[m.slot], m.pair.hole, m.symmetry);
-                table.entries.insert(
-                    Key::new(&m.pair.board, &m.pair.start),
-                    Entry::new(&counts, m.pair.class_size, run),
-                );
-            }
             if let Some(dir) = &opts.dir
                 && first
             {
@@ -282,13 +148,69 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
             bar.inc(group.members.len() as u64);
         }
     }
-    bar.finish_and_clear();
+    bar.finish();
     Ok(BatchReport {
         table,
         computed,
         skipped,
         peak_bytes: peak_bytes.max(memory::peak_rss()),
     })
+}
+/// Sweeps the starts of `group` together and puts a row per member into `table`. Returns
+/// the sweep's peak memory (earlier processes' included, when it resumed) and the folder
+/// of its layers, left for the caller to remove once the table is saved.
+fn sweep_group(
+    board: &Board,
+    group: &Group,
+    opts: &BatchOptions,
+    table: &mut Table,
+) -> Result<(Option<u64>, Option<PathBuf>)> {
+    let count_opts = CountOptions {
+        threads: opts.threads,
+        max_memory: opts.max_memory,
+        progress: opts.progress,
+        cancel: opts.cancel.clone(),
+        work_dir: opts.work_dir.clone(),
+        keep_work: opts.keep_work,
+        max_disk: opts.max_disk,
+        cluster: opts.cluster,
+        stop_at_dead_end: false,
+        // The sweep's layers stay until its pairs are saved (one process only:
+        // ranks do not wait for rank 0's files).
+        defer_cleanup: opts.dir.is_some() && opts.cluster.size() == 1,
+    };
+    memory::reset_peak_rss();
+    let clock = Instant::now();
+    let starts: Vec<_> = group
+        .starts
+        .iter()
+        .map(|&h| board.start_with_empty(&[h]))
+        .collect();
+    let done = sweep::sweep_many(board, &starts, &count_opts)?;
+    let (counts, before, work) = (done.counts, done.before, done.work);
+    // A sweep resumed from a checkpoint adds what its earlier processes spent.
+    let secs = clock.elapsed().as_secs_f64() + before.millis as f64 / 1e3;
+    let peak = memory::peak_rss().max((before.peak_rss > 0).then_some(before.peak_rss));
+    let swept: Vec<String> = group.starts.iter().map(|&h| board.hole_name(h)).collect();
+    let run = vec![
+        env!("CARGO_PKG_VERSION").to_string(),
+        git_commit().to_string(),
+        humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        crate::pool::threads(opts.threads).to_string(),
+        format!("{secs:.3}"),
+        peak.map_or("unknown".into(), |b| b.to_string()),
+        opts.command.clone(),
+        swept.join(" "),
+        board.geometry(),
+    ];
+    for m in &group.members {
+        let counts = relabel(board, &counts[m.slot], m.pair.hole, m.symmetry);
+        table.entries.insert(
+            Key::new(&m.pair.board, &m.pair.start),
+            Entry::new(&counts, m.pair.class_size, run.clone()),
+        );
+    }
+    Ok((peak, work))
 }
 
 /// Quotes a command line for the shell, so it can be pasted back.

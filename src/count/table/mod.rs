@@ -28,6 +28,7 @@ mod check;
 mod groups;
 mod model;
 mod plan;
+mod prepare;
 mod read;
 mod write;
 

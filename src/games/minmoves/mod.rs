@@ -127,8 +127,8 @@ fn deepen<K: Bits>(board: &Board, fwd: &[Pegs], bwd: &[Pegs], max_memory: u64) -
     loop {
         let search = Search::<K>::new(board, fwd, bwd, &bound, limit, max_memory);
         let (mut r, cut) = search.run()?;
-        if crate::output::progress::tracing() {
-            eprintln!("bound {limit}: {}", r.proof);
+        if crate::observe::tracing() {
+            crate::observe::trace(&format!("bound {limit}: {}", r.proof));
         }
         if !cut {
             if !tried.is_empty() {
@@ -558,7 +558,7 @@ impl<'a, K: Bits> Search<'a, K> {
     /// game if it is proved the fewest, and whether the limit cut the search short (then
     /// `best` is `None`: no game has at most `limit` moves, and a longer one may exist).
     fn run(mut self) -> Result<(MinMoves, bool)> {
-        let trace = crate::output::progress::tracing();
+        let trace = crate::observe::tracing();
         let mut best = self.meet(0);
         let mut cut = false;
         loop {
@@ -585,24 +585,24 @@ impl<'a, K: Bits> Search<'a, K> {
                 // The last layer within the limit: look its positions up, store none.
                 let found = self.probe(i)?;
                 if trace {
-                    eprintln!(
+                    crate::observe::trace(&format!(
                         "side {i} depth {}: probed, {}",
                         self.sides[i].depth,
                         found.map_or("no meeting".to_string(), |(t, _)| format!(
                             "a game of {t} moves"
                         ))
-                    );
+                    ));
                 }
                 found
             } else {
                 self.expand(i)?;
                 if trace {
-                    eprintln!(
+                    crate::observe::trace(&format!(
                         "side {i} depth {}: {} new, {} stored",
                         self.sides[i].depth,
                         self.sides[i].frontier.len(),
                         self.sides[i].dist.len()
-                    );
+                    ));
                 }
                 self.meet(i)
             };
