@@ -36,6 +36,11 @@ use crate::geometry::board::{Board, Pegs};
 use num_bigint::BigUint;
 use num_traits::One;
 
+/// (pegs left, probability), by pegs left.
+pub type ByPegs = Vec<(u32, Prob)>;
+/// (finishing hole, probability), in hole order.
+pub type ByHole = Vec<(String, Prob)>;
+
 /// Boards of up to this many holes get exact fractions.
 pub const EXACT_HOLES: usize = 21;
 

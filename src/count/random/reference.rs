@@ -1,7 +1,7 @@
 //! Plain references for the random player and the quickest loss, for the tests: no
 //! symmetry, no common denominators, no solvable machinery; raw positions throughout.
 
-use super::{Prob, QuickestLoss};
+use super::{ByHole, ByPegs, Prob, QuickestLoss};
 use crate::geometry::board::{Board, Pegs};
 use std::collections::HashMap;
 
@@ -16,7 +16,7 @@ use std::collections::HashMap;
 /// let odds = random_player(&b, b.default_start(), 1 << 30).unwrap();
 /// assert_eq!((pegs, holes), (odds.pegs_left, odds.finish));
 /// ```
-pub fn random_player(board: &Board, start: Pegs) -> (Vec<(u32, Prob)>, Vec<(String, Prob)>) {
+pub fn random_player(board: &Board, start: Pegs) -> (ByPegs, ByHole) {
     let mut by_pegs = vec![Prob::zero(); board.holes() + 1];
     let mut by_hole = vec![Prob::zero(); board.holes()];
     let mut layer: HashMap<Pegs, Prob> =
