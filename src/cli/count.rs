@@ -2,8 +2,10 @@
 
 use super::args::{DiskArgs, RunArgs, StartArgs};
 use super::{print, timing};
+use crate::analysis::solvable::{Finish, SolveOptions};
 use crate::count::cluster::{Cluster, Session};
 use crate::count::export;
+use crate::count::random::{quickest_loss, random_player};
 use crate::count::sweep::{self, CountOptions};
 use crate::error::Result;
 use crate::output::files;
@@ -19,6 +21,12 @@ pub(super) struct CountArgs {
     /// missing; each file replaced atomically).
     #[arg(long, value_name = "DIR")]
     csv: Option<PathBuf>,
+    /// Also compute how hard the start is: the random player's odds (exact fractions on
+    /// boards of up to 21 holes, fixed point with a stated bound elsewhere) and the
+    /// quickest loss. The summary gains their lines; with --csv, summary.csv gains four
+    /// columns and random.csv and random_finish.csv are written too.
+    #[arg(long)]
+    random: bool,
     #[command(flatten)]
     pub(super) run: RunArgs,
     #[command(flatten)]
@@ -42,7 +50,7 @@ fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
         && first
         && files::probe_dir(dir)?
     {
-        files::prepare_files(dir, &crate::count::export::COUNT_FILES)?;
+        files::prepare_files(dir, names(args.random))?;
         _lock = Some(files::lock_dir(dir, "--csv")?);
         // A table's directory: the count's files would replace the table's and orphan its
         // runs.csv, which then refuses them.
@@ -76,14 +84,32 @@ fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
         .into_iter()
         .next()
         .expect("one start, one result");
-    let secs = clock.elapsed().as_secs_f64();
     if !first {
         return Ok(0);
     }
+    let random = if args.random {
+        let solve = SolveOptions {
+            threads: args.run.threads,
+            max_memory: opts.max_memory,
+            progress: false,
+            reachable: false,
+        };
+        let odds = random_player(&board, start, opts.max_memory)?;
+        let quick = quickest_loss(&board, start, Finish::Any, &solve)?;
+        Some((odds, quick))
+    } else {
+        None
+    };
+    let secs = clock.elapsed().as_secs_f64();
     if let Some(dir) = &args.csv {
-        let bytes = export::count_files(std::slice::from_ref(&counts))?;
+        let bytes = match &random {
+            Some(r) => {
+                export::random_files(std::slice::from_ref(&counts), std::slice::from_ref(r))?
+            }
+            None => export::count_files(std::slice::from_ref(&counts))?,
+        };
         if _lock.is_none() {
-            files::prepare_files(dir, &crate::count::export::COUNT_FILES)?;
+            files::prepare_files(dir, names(args.random))?;
             _lock = Some(files::lock_dir(dir, "--csv")?);
         }
         files::write_atomically(dir, &bytes)?;
@@ -92,6 +118,18 @@ fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
         crate::count::disk::remove_work(work)?;
     }
     print(&export::summary_text(&counts));
+    if let Some((odds, quick)) = &random {
+        print(&crate::count::random::summary_lines(odds, Some(quick)));
+    }
     print(&timing(secs, args.run.threads));
     Ok(0)
+}
+
+/// The files `--csv` writes: four, or six with `--random`.
+fn names(random: bool) -> &'static [&'static str] {
+    if random {
+        &export::RANDOM_FILES
+    } else {
+        &export::COUNT_FILES
+    }
 }

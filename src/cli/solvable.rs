@@ -26,6 +26,11 @@ pub(super) struct SolvableArgs {
     /// reachable counts are left out.
     #[arg(long)]
     reachable: bool,
+    /// Also print the quickest loss: the fewest jumps after which no win (ending as
+    /// --finish asks) is possible any more, and the jump sequences that get there while
+    /// every position before could still win (0 jumps where the start has no win).
+    #[arg(long)]
+    quickest_loss: bool,
     #[command(flatten)]
     pub(super) run: RunArgs,
 }
@@ -51,7 +56,16 @@ pub(super) fn run(args: SolvableArgs) -> Result<i32> {
         let bytes = solvable::csv_file(std::slice::from_ref(&result))?;
         files::write_atomically(dir, &[("solvable.csv", bytes)])?;
     }
+    let quick = if args.quickest_loss {
+        let q = crate::count::random::quickest_loss(&board, start, finish, &opts)?;
+        Some(q.line())
+    } else {
+        None
+    };
     print(&solvable::summary_text(&result));
+    if let Some(line) = quick {
+        print(&format!("{line}\n"));
+    }
     print(&timing(secs, args.run.threads));
     Ok(0)
 }

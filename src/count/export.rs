@@ -6,7 +6,12 @@
 //! - `pegs_left.csv`: [`PEGS_LEFT_HEADER`]
 //! - `finish.csv`: [`FINISH_HEADER`]
 //! - `depth.csv`: [`DEPTH_HEADER`]
+//!
+//! With the random player (`count --random`, [`random_files`]): `summary.csv` gains
+//! [`RANDOM_SUMMARY_COLUMNS`] at its end, and `random.csv` and `random_finish.csv` come
+//! beside the four.
 
+use crate::count::random::{self, Odds, QuickestLoss};
 use crate::count::stats::Counts;
 use crate::error::Result;
 use crate::output::files::csv_bytes;
@@ -195,4 +200,74 @@ pub fn summary_text(c: &Counts) -> String {
         }
     }
     out
+}
+
+/// The columns `summary.csv` gains at its end with the random player ([`random_files`]).
+pub const RANDOM_SUMMARY_COLUMNS: &[&str] = &[
+    "random_win_probability",
+    "random_expected_pegs",
+    "quickest_loss_jumps",
+    "quickest_loss_sequences",
+];
+
+/// The names of the files of `pegsol count --csv --random`, in [`random_files`]' order.
+pub const RANDOM_FILES: [&str; 6] = [
+    "summary.csv",
+    "pegs_left.csv",
+    "finish.csv",
+    "depth.csv",
+    "random.csv",
+    "random_finish.csv",
+];
+
+/// The files of `pegsol count --csv --random` for one or more counts, each with its random
+/// player's odds and quickest loss: [`count_files`] with [`RANDOM_SUMMARY_COLUMNS`] at the
+/// end of `summary.csv`, then `random.csv` and `random_finish.csv`.
+///
+/// ```
+/// use pegsol::{count::{count, CountOptions}, geometry::Board};
+/// use pegsol::count::random::{random_player, quickest_loss};
+/// use pegsol::analysis::solvable::{Finish, SolveOptions};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+/// let odds = random_player(&b, b.default_start(), 1 << 30).unwrap();
+/// let quick = quickest_loss(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+/// let files = pegsol::count::export::random_files(&[c], &[(odds, quick)]).unwrap();
+/// let names: Vec<&str> = files.iter().map(|f| f.0).collect();
+/// assert_eq!(names, pegsol::count::export::RANDOM_FILES);
+/// let summary = String::from_utf8(files[0].1.clone()).unwrap();
+/// assert!(summary.starts_with("board,start,positions,"));
+/// assert!(summary.lines().next().unwrap().ends_with(",quickest_loss_sequences"));
+/// ```
+pub fn random_files(
+    counts: &[Counts],
+    odds: &[(Odds, QuickestLoss)],
+) -> Result<Vec<(&'static str, Vec<u8>)>> {
+    let mut files = count_files(counts)?;
+    let mut header = SUMMARY_HEADER.to_vec();
+    header.extend_from_slice(RANDOM_SUMMARY_COLUMNS);
+    let summary: Vec<Vec<String>> = counts
+        .iter()
+        .zip(odds)
+        .map(|(c, (o, q))| {
+            let mut row = CsvRows::of(c).summary;
+            row.push(o.win.decimal());
+            row.push(o.expected_pegs.decimal());
+            row.extend(q.cells());
+            row
+        })
+        .collect();
+    files[0].1 = csv_bytes(&header, &summary)?;
+    let (mut pegs, mut finish) = (Vec::new(), Vec::new());
+    for (o, _) in odds {
+        let (p, f) = random::csv_rows(o);
+        pegs.extend(p);
+        finish.extend(f);
+    }
+    files.push(("random.csv", csv_bytes(random::RANDOM_HEADER, &pegs)?));
+    files.push((
+        "random_finish.csv",
+        csv_bytes(random::RANDOM_FINISH_HEADER, &finish)?,
+    ));
+    Ok(files)
 }

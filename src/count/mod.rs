@@ -8,6 +8,7 @@
 //! - [`cluster`]: the same sweep shared by the ranks of an MPI job (`--features mpi`).
 //! - [`table`]: many starts, grouped into one sweep per position class; resumable tables.
 //! - [`export`]: the summary text and the CSV files of a count (the exporter).
+//! - [`random`]: how hard a board is: the random player's odds and the quickest loss.
 //! - [`labels`]: the labels of a table's rows, checked as strictly as pegsol writes them.
 //! - [`report`]: comparisons and pictures generated from a table's files.
 //!
@@ -23,6 +24,7 @@ pub mod cluster;
 pub mod disk;
 pub mod export;
 pub mod labels;
+pub mod random;
 pub mod report;
 mod slots;
 pub mod stats;

@@ -10,6 +10,7 @@ mod min_moves;
 mod mpi;
 mod play;
 mod published;
+mod random;
 mod reference;
 mod results;
 mod solvable;

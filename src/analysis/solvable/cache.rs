@@ -144,6 +144,20 @@ impl HintCache {
         self.len() == 0
     }
 
+    /// Whether the cache keeps `pos`: it is reachable from the cache's start and a win
+    /// (ending as asked) is still possible from it.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::Board, analysis::solvable::{HintCache, Finish, SolveOptions}};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = HintCache::build(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// assert!(c.is_solvable(&b, b.default_start()));
+    /// assert!(!c.is_solvable(&b, b.full())); // not reachable from a1
+    /// ```
+    pub fn is_solvable(&self, board: &Board, pos: Pegs) -> bool {
+        self.wins_of(board, pos).is_some()
+    }
+
     /// `W` of `pos` (its winning continuations) when the cache keeps it, that is when `pos`
     /// is solvable and reachable from the cache's start, so the value is never 0; `None`
     /// for any other position (lost, or not reachable from the cache's start).
