@@ -265,7 +265,7 @@ pub fn one_in(p: &Prob) -> String {
 /// let odds = random_player(&b, b.default_start(), 1 << 30).unwrap();
 /// let text = summary_lines(&odds, None);
 /// assert!(text.starts_with("random player wins   0."));
-/// assert!(text.contains("(exact)"));
+/// assert!(text.contains("(1 in 146; exact)"));
 /// ```
 pub fn summary_lines(odds: &Odds, quick: Option<&QuickestLoss>) -> String {
     use thousands::Separable;
