@@ -73,12 +73,7 @@ pub fn start_rows(
     max_memory: u64,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<Row>> {
-    let stabiliser: Vec<&[usize]> = board
-        .symmetries()
-        .iter()
-        .map(|s| s.perm())
-        .filter(|p| p[start] == start)
-        .collect();
+    let stabiliser = stabiliser(board, start);
     let mut moves: Vec<Option<usize>> = vec![None; board.holes()];
     for (f, m, _) in start_games(board, start, max_memory, progress)? {
         for p in &stabiliser {
@@ -130,12 +125,7 @@ pub fn start_games(
 ) -> Result<Vec<(usize, usize, Vec<Jump>)>> {
     let pos = board.full() ^ bit(start);
     let classes = Classes::new(board);
-    let stabiliser: Vec<&[usize]> = board
-        .symmetries()
-        .iter()
-        .map(|s| s.perm())
-        .filter(|p| p[start] == start)
-        .collect();
+    let stabiliser = stabiliser(board, start);
     // The holes where a game from `start` may end, and one of each orbit of the stabiliser.
     let class: Vec<usize> = (0..board.holes())
         .filter(|&f| classes.of(bit(f)) == classes.of(pos))
@@ -220,4 +210,14 @@ pub fn merged_csv(old: Vec<Row>, new: Vec<Row>, done: &[(String, String)]) -> Re
         .map(|r| vec![r.board, r.start, r.finish, r.moves.to_string()])
         .collect();
     crate::output::files::csv_bytes(HEADER, &cells)
+}
+
+/// The symmetries of `board` that fix the hole `start`, as permutations of its holes.
+fn stabiliser(board: &Board, start: usize) -> Vec<&[usize]> {
+    board
+        .symmetries()
+        .iter()
+        .map(|s| s.perm())
+        .filter(|p| p[start] == start)
+        .collect()
 }
