@@ -163,6 +163,7 @@ impl<K: Bits, const N: usize> Sweep<'_, K, N> {
             let on_disk = matches!(current, Current::Disk(_));
             let before = [run.growth.carried, entries];
             let still_narrow = narrow && stays_narrow(before, [carried, next_entries], on_disk);
+            run.growth.carried_before = run.growth.carried;
             run.growth.carried = carried;
             let disk = if let Current::Disk(files) = &current {
                 checkpoint(run, files, still_narrow)?;

@@ -5,7 +5,7 @@ use super::CountOptions;
 use super::SHARDS;
 use super::expand::Sweep;
 use super::lanes::{Codec, Lane};
-use super::plan::{pass_ranges, split_shards};
+use super::plan::{carry_bytes, foretold_carry_share, pass_ranges, split_shards};
 use super::run::Run;
 use super::tally::LayerAcc;
 use crate::count::disk::{self, LayerFiles, Written};
@@ -173,16 +173,36 @@ impl<K: Bits, const N: usize> Sweep<'_, K, N> {
         // Under several ranks each holds its share of the tables, and all take the most
         // passes that any rank asks for.
         let cluster = run.cluster;
-        let own = pass_ranges(share, entry_bytes, opts.max_memory);
+        let carries = self.carries_foretold::<L, C>(entries, share, run);
+        let own = pass_ranges(share, entry_bytes, carries, opts.max_memory);
         let queue = split_shards(cluster.max(&[own.len() as u64])[0] as usize);
         run.trace(|| {
+            let carries = match carries {
+                0 => String::new(),
+                b => format!(" and {} for carries", crate::memory::human(b)),
+            };
             format!(
-                "layer {}: about {guess} entries of {entry_bytes} bytes, in {} passes",
+                "layer {}: about {guess} entries of {entry_bytes} bytes{carries}, in {} passes",
                 cur.layer + 1,
                 queue.len()
             )
         });
         Ok((dir, queue))
+    }
+
+    /// The bytes the sparse maps of this rank's carrying entries will take in the next
+    /// layer (`share` entries), as the carries of the current layer (`entries`, this rank's)
+    /// and the one before foretell them; none in wide lanes, whose counts seldom carry.
+    fn carries_foretold<L: Lane, C: Codec<K>>(&self, entries: u64, share: u64, run: &Run) -> u64 {
+        if L::BITS >= 64 {
+            return 0;
+        }
+        let g = &run.growth;
+        let whole = entries * run.cluster.size() as u64;
+        let foretold =
+            foretold_carry_share([g.carried_before, g.previous as u64], [g.carried, whole]);
+        let slot = size_of::<(C::S, [u128; N])>() as u64;
+        carry_bytes((share as f64 * foretold) as u64, slot)
     }
 
     /// Refuses to go on once the shards written so far (`shards`) and the layer before

@@ -26,6 +26,9 @@ pub(super) struct Growth {
     /// Entries of the current layer whose counts carried past narrow lanes (0 when
     /// unknown), for the disk path's choice of lanes ([`super::plan::stays_narrow`]).
     pub(super) carried: u64,
+    /// Those of the layer before (0 when unknown, as after a resume), for the growth of the
+    /// carries the disk path plans for ([`super::plan::foretold_carry_share`]).
+    pub(super) carried_before: u64,
 }
 
 impl Growth {
@@ -152,6 +155,7 @@ impl Run {
             previous: p.previous,
             before_previous: p.before_previous,
             carried: p.carried,
+            carried_before: 0,
         };
         self.before = p.spent;
         Ok(())
