@@ -518,15 +518,15 @@ impl<'a, K: Bits> Search<'a, K> {
     /// (at least: a search stopped early has not found them all).
     fn memory_error(&self, depth: usize, bytes: u64, new: usize) -> Error {
         let (need, limit) = crate::memory::human_apart(bytes, self.max_bytes);
-        Error::Memory(format!(
-            "the fewest-moves search needs more than {} at depth {depth} ({} positions \
-             stored, {} new at least), more than the memory limit ({}) allows; raise \
-             --max-memory",
-            need,
-            self.sides.iter().map(|s| s.dist.len()).sum::<usize>(),
-            new,
-            limit
-        ))
+        Error::memory_limit(
+            self.board.name(),
+            "the fewest-moves search needs",
+            &limit,
+            &format!(
+                "; {need} at depth {depth}: {} positions stored, {new} new at least",
+                self.sides.iter().map(|s| s.dist.len()).sum::<usize>(),
+            ),
+        )
     }
 
     /// The bytes the tables and frontiers need once side `i` holds `new` more positions.

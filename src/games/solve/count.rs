@@ -53,6 +53,8 @@ struct Counter<K: Bits> {
     to: K,
     to_pegs: u32,
     max_memory: u64,
+    /// The board, as a refusal names it ([`Error::memory_limit`]).
+    board_name: String,
 }
 
 impl<K: Bits> Counter<K> {
@@ -60,6 +62,7 @@ impl<K: Bits> Counter<K> {
         let syms = goal_symmetries(board, goal);
         Counter {
             max_memory,
+            board_name: board.name().to_string(),
             jumps: jump_masks(board),
             transforms: Transforms::new(&syms, board.holes()),
             memo: HashMap::with_hasher(hasher()),
@@ -91,12 +94,12 @@ impl<K: Bits> Counter<K> {
         if self.memo.len() == cap {
             let bytes = 3 * crate::memory::hash_table_bytes::<(K, u128)>(cap);
             if bytes > self.max_memory {
-                return Err(Error::Memory(format!(
-                    "the count holds {} positions, and doubling its table would pass the \
-                     memory limit ({}); raise --max-memory",
-                    self.memo.len(),
-                    crate::memory::human(self.max_memory)
-                )));
+                return Err(Error::memory_limit(
+                    &self.board_name,
+                    "doubling the count's table needs",
+                    &crate::memory::human(self.max_memory),
+                    &format!("; the count holds {} positions", self.memo.len()),
+                ));
             }
         }
         self.memo.insert(key, total);
