@@ -76,8 +76,8 @@ pub fn hard_room() -> Option<u64> {
 /// `memory.limit_in_bytes`), the limit less what the group uses, its page cache not counted
 /// as used (the kernel reclaims it before it kills: `file` less `shmem` in v2's
 /// memory.stat, `total_cache` less `total_shmem` in v1's). None without a limit.
-/// (`sysinfo`'s `cgroup_limits` gave None under a cgroup v1 limit, measured on 29 November
-/// 2026 at 30a1141: hence these few lines.)
+/// (`sysinfo`'s `cgroup_limits` gave None under a cgroup v1 limit: hence these few lines;
+/// docs/experiments.md, "Figures that were in code comments".)
 fn cgroup_room() -> Option<u64> {
     use std::path::{Path, PathBuf};
     let number = |path: &Path| {
@@ -141,9 +141,8 @@ fn cgroup_room() -> Option<u64> {
 /// table whose slots are read before they are written (a hash table's probes, a sum's
 /// `+=`) faults twice on each page, once to read and once to copy on write, and the second
 /// fault flushes the page from the other threads' TLBs. Written out, each page faults once.
-/// `solvable --board tri:7 --hole a3 --finish any` spent a fifth of its samples in those
-/// faults (`perf`, 28 November 2026, 0f9c708; docs/internals.md, "Work units, shards and
-/// tables").
+/// Those faults took a large share of `solvable`'s time (docs/experiments.md, "Figures
+/// that were in code comments"; docs/internals.md, "Work units, shards and tables").
 ///
 /// ```
 /// let v = pegsol::memory::filled(3, 7u32);
@@ -157,9 +156,9 @@ pub fn filled<T: Clone>(n: usize, value: T) -> Vec<T> {
 
 /// Asks the C allocator to map every block of 128 KiB or more on its own and unmap it when
 /// freed, instead of raising that threshold as large blocks are freed (glibc's default),
-/// which keeps freed layer tables in the heap: the english `table` peaked at 2.62 GiB with
-/// the default and at 1.87 GiB with this, for about 10% more wall time in page faults
-/// (docs/experiments.md, "Keys within a shard, and the allocator"). Called once by
+/// which keeps freed layer tables in the heap: a lower peak for a little more wall time in
+/// page faults (docs/experiments.md, "Keys within a shard, and the allocator", and
+/// "Figures that were in code comments"). Called once by
 /// [`crate::cli::run`]; a no-op off glibc (the setting is only a hint, so its result is not
 /// checked).
 pub(crate) fn unmap_freed_blocks() {
@@ -173,9 +172,8 @@ pub(crate) fn unmap_freed_blocks() {
 
 /// Under an address-space limit (`ulimit -v`), asks the C allocator for one heap (arena)
 /// for all threads. glibc gives each thread that allocates a heap of its own and reserves
-/// 64 MiB of address space for each, mapped but unused: under `ulimit -v 300000` (293 MiB)
-/// two workers' heaps took 128 MiB of the limit beside a 100 MiB budget, and `table --board
-/// tri:7` aborted for want of 285,672 bytes. Without such a limit, reserved address space
+/// 64 MiB of address space for each, mapped but unused, which under a tight limit leaves
+/// too little for the budget (docs/experiments.md, "Figures that were in code comments"). Without such a limit, reserved address space
 /// costs nothing and the threads keep their own heaps. Called once by
 /// [`crate::cli::run`]; a no-op off glibc.
 pub(crate) fn one_arena_under_address_limit() {
@@ -199,9 +197,9 @@ pub(crate) fn one_arena_under_address_limit() {
 /// Asks the C allocator to keep the memory freed at the top of its heaps instead of
 /// returning it to the system: `solvable` and `hint` build and drop many tables of a few
 /// hundred kilobytes, and each page given back cost a page fault when it was taken again.
-/// english d4: 41,000 page faults and 0.12-0.19 s of system time with glibc's defaults,
-/// 28,500 and 0.08-0.10 s with this, for 12 MB more at the peak and about 0.04 s less
-/// wall time (docs/internals.md, "Work units, shards and tables"). Called by those commands only,
+/// Fewer page faults and less system time for a little more memory at the peak
+/// (docs/experiments.md, "Figures that were in code comments"; docs/internals.md, "Work
+/// units, shards and tables"). Called by those commands only,
 /// after [`unmap_freed_blocks`], whose blocks of 128 KiB or more are still unmapped when
 /// freed; a no-op off glibc.
 pub(crate) fn keep_freed_heap() {

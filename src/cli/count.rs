@@ -43,27 +43,7 @@ pub(super) fn run(args: CountArgs) -> Result<i32> {
 fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
     let (board, start) = args.start.resolve()?;
     let first = cluster.rank() == 0;
-    let mut _lock = None;
-    // A directory that does not exist yet is made when the files are written, so that a
-    // run killed before then leaves none behind.
-    if let Some(dir) = &args.csv
-        && first
-        && files::probe_dir(dir)?
-    {
-        files::prepare_files(dir, names(args.random))?;
-        _lock = Some(files::lock_dir(dir, "--csv")?);
-        // A table's directory: the count's files would replace the table's and orphan its
-        // runs.csv, which then refuses them.
-        for held in ["runs.csv", crate::count::table::JSON_FILE] {
-            if dir.join(held).exists() {
-                return Err(crate::error::Error::input(format!(
-                    "{} holds a table ({held}); count --csv would replace its files: use \
-                     another directory, or pegsol table --csv to add to it",
-                    dir.display()
-                )));
-            }
-        }
-    }
+    let mut _lock = claim_csv_dir(&args, first)?;
     let opts = CountOptions {
         threads: args.run.threads,
         max_memory: args.run.max_memory_of(cluster),
@@ -88,15 +68,7 @@ fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
         return Ok(0);
     }
     let random = if args.random {
-        let solve = SolveOptions {
-            threads: args.run.threads,
-            max_memory: opts.max_memory,
-            progress: false,
-            reachable: false,
-        };
-        let odds = random_player(&board, start, opts.max_memory)?;
-        let quick = quickest_loss(&board, start, Finish::Any, &solve)?;
-        Some((odds, quick))
+        Some(how_hard(&args, &board, start, opts.max_memory)?)
     } else {
         None
     };
@@ -123,6 +95,53 @@ fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
     }
     print(&timing(secs, args.run.threads));
     Ok(0)
+}
+
+/// On rank 0, the `--csv` directory made ready and locked before the sweep, when it
+/// exists already. A directory that does not exist yet is made when the files are
+/// written, so that a run killed before then leaves none behind. A table's directory is
+/// refused: the count's files would replace the table's and orphan its runs.csv, which
+/// then refuses them.
+fn claim_csv_dir(args: &CountArgs, first: bool) -> Result<Option<std::fs::File>> {
+    let Some(dir) = &args.csv else {
+        return Ok(None);
+    };
+    if !first || !files::probe_dir(dir)? {
+        return Ok(None);
+    }
+    files::prepare_files(dir, names(args.random))?;
+    let lock = files::lock_dir(dir, "--csv")?;
+    for held in ["runs.csv", crate::count::table::JSON_FILE] {
+        if dir.join(held).exists() {
+            return Err(crate::error::Error::input(format!(
+                "{} holds a table ({held}); count --csv would replace its files: use \
+                 another directory, or pegsol table --csv to add to it",
+                dir.display()
+            )));
+        }
+    }
+    Ok(Some(lock))
+}
+
+/// `--random`: the random player's odds and the quickest loss from `start`.
+fn how_hard(
+    args: &CountArgs,
+    board: &crate::geometry::board::Board,
+    start: crate::geometry::board::Pegs,
+    max_memory: u64,
+) -> Result<(
+    crate::count::random::Odds,
+    crate::count::random::QuickestLoss,
+)> {
+    let solve = SolveOptions {
+        threads: args.run.threads,
+        max_memory,
+        progress: false,
+        reachable: false,
+    };
+    let odds = random_player(board, start, max_memory)?;
+    let quick = quickest_loss(board, start, Finish::Any, &solve)?;
+    Ok((odds, quick))
 }
 
 /// The files `--csv` writes: four, or six with `--random`.

@@ -8,7 +8,7 @@ use crate::analysis::solvable::Finish;
 use crate::error::Result;
 use crate::games::minmoves::{Ends, min_moves, table};
 use crate::games::solve::{Goal, Outcome, search};
-use crate::geometry::board::Board;
+use crate::geometry::board::{Board, Pegs};
 use crate::observe;
 use crate::output::files;
 use clap::Args;
@@ -66,57 +66,88 @@ pub(super) fn run(args: SolveArgs) -> Result<i32> {
         Finish::Any => None,
         Finish::Hole(h) => Some(h),
     };
-    let finish_text = finish.map_or("anywhere".to_string(), |h| board.hole_name(h));
-    // What the game must end with, as the messages say it.
-    let end_text = match args.leave {
-        1 => format!("one peg {finish_text}"),
-        n => format!("{n} pegs anywhere"),
-    };
     let clock = Instant::now();
     let pool = crate::pool::build(args.threads.unwrap_or(if args.min_moves { 0 } else { 1 }))?;
     if args.table {
         return pool.install(|| min_moves_table(&args, &board));
     }
     if args.min_moves {
-        let from = (!args.all_starts).then_some(start);
-        let ends = finish.map_or(Ends::Any, Ends::Hole);
-        let r = pool.install(|| min_moves(&board, from, ends, args.memory.budget()))?;
-        let secs = clock.elapsed().as_secs_f64();
-        let from_text = if args.all_starts {
-            "any single vacancy".to_string()
-        } else {
-            board.start_name(start)
-        };
-        return match r.best {
-            Some((moves, start, jumps)) => {
-                let header = format!(
-                    "# {}: fewest moves from {from_text} to one peg {finish_text}: {moves}\n\
-                     # proved by a {} in {secs:.2} s\n\
-                     # this game: {}\n",
-                    board.name(),
-                    r.proof,
-                    summary(&jumps)
-                );
-                let title = format!("{} in {moves} moves", board.name());
-                emit(&board, start, &jumps, &args.show, &title, &header)?;
-                Ok(0)
-            }
-            None => {
-                print(&format!(
-                    "no solution: {} from {from_text} to one peg {finish_text}.\n\
-                     proof: {} ({secs:.2} s)\n",
-                    board.name(),
-                    r.proof
-                ));
-                Ok(1)
-            }
-        };
+        return fewest_moves(&args, &board, start, finish, &pool, clock);
     }
+    one_game(&args, &board, start, finish, &pool, clock)
+}
+
+/// How the messages name the finish: a hole or `anywhere`.
+fn finish_text(board: &Board, finish: Option<usize>) -> String {
+    finish.map_or("anywhere".to_string(), |h| board.hole_name(h))
+}
+
+/// `--min-moves` (without `--table`): a game of the fewest moves, or the proof that there
+/// is none.
+fn fewest_moves(
+    args: &SolveArgs,
+    board: &Board,
+    start: Pegs,
+    finish: Option<usize>,
+    pool: &rayon::ThreadPool,
+    clock: Instant,
+) -> Result<i32> {
+    let finish_text = finish_text(board, finish);
+    let from = (!args.all_starts).then_some(start);
+    let ends = finish.map_or(Ends::Any, Ends::Hole);
+    let r = pool.install(|| min_moves(board, from, ends, args.memory.budget()))?;
+    let secs = clock.elapsed().as_secs_f64();
+    let from_text = if args.all_starts {
+        "any single vacancy".to_string()
+    } else {
+        board.start_name(start)
+    };
+    match r.best {
+        Some((moves, start, jumps)) => {
+            let header = format!(
+                "# {}: fewest moves from {from_text} to one peg {finish_text}: {moves}\n\
+                 # proved by a {} in {secs:.2} s\n\
+                 # this game: {}\n",
+                board.name(),
+                r.proof,
+                summary(&jumps)
+            );
+            let title = format!("{} in {moves} moves", board.name());
+            emit(board, start, &jumps, &args.show, &title, &header)?;
+            Ok(0)
+        }
+        None => {
+            print(&format!(
+                "no solution: {} from {from_text} to one peg {finish_text}.\n\
+                 proof: {} ({secs:.2} s)\n",
+                board.name(),
+                r.proof
+            ));
+            Ok(1)
+        }
+    }
+}
+
+/// The search for one winning game (or one that leaves `--leave` pegs), or the proof that
+/// there is none.
+fn one_game(
+    args: &SolveArgs,
+    board: &Board,
+    start: Pegs,
+    finish: Option<usize>,
+    pool: &rayon::ThreadPool,
+    clock: Instant,
+) -> Result<i32> {
+    // What the game must end with, as the messages say it.
+    let end_text = match args.leave {
+        1 => format!("one peg {}", finish_text(board, finish)),
+        n => format!("{n} pegs anywhere"),
+    };
     let goal = match finish {
         Some(h) => Goal::OnePeg(crate::geometry::board::bit(h)),
-        None => Goal::pegs_anywhere(&board, args.leave),
+        None => Goal::pegs_anywhere(board, args.leave),
     };
-    let s = pool.install(|| search(&board, start, goal, args.memory.budget()))?;
+    let s = pool.install(|| search(board, start, goal, args.memory.budget()))?;
     let secs = clock.elapsed().as_secs_f64();
     let start_text = board.start_name(start);
     match s.outcome {
@@ -137,7 +168,7 @@ pub(super) fn run(args: SolveArgs) -> Result<i32> {
                 summary(&jumps),
             );
             let title = format!("{} from {start_text}", board.name());
-            emit(&board, start, &jumps, &args.show, &title, &header)?;
+            emit(board, start, &jumps, &args.show, &title, &header)?;
             Ok(0)
         }
         Outcome::Impossible(why) => {

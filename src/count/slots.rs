@@ -3,8 +3,9 @@
 //! where an entry straddles them), and with [`Slots::prefetch`] to ask for those lines some
 //! inserts ahead.
 //!
-//! Why not `hashbrown`: the sweep is bound by memory latency (75% of an insert waited on
-//! the bucket load). hashbrown keeps control bytes and entries in two arrays, two lines per
+//! Why not `hashbrown`: the sweep is bound by memory latency (most of an insert waits on
+//! the bucket load: docs/experiments.md, "Figures that were in code comments"). hashbrown
+//! keeps control bytes and entries in two arrays, two lines per
 //! insert, and has no way to fetch a key's line ahead of time (docs/experiments.md, "Slot tables").
 //!
 //! Linear probing from `hash * capacity >> 64`; the key [`SlotKey::EMPTY`] marks a free

@@ -66,22 +66,8 @@ pub fn animation(board: &Board, start: Pegs, jumps: &[Jump], title: &str) -> Str
         }
         frames_pos.push(pos);
     }
-    let frames = frames_pos.len();
-    let pts: Vec<(f64, f64)> = (0..board.holes()).map(|h| place(board, h)).collect();
-    let min_x = pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
-    let max_x = pts.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
-    let min_y = pts.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
-    let max_y = pts.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
-    let margin = 1.0;
-    let caption = 1.2;
-    let xy = |h: usize| {
-        (
-            (pts[h].0 - min_x + margin) * UNIT,
-            (pts[h].1 - min_y + margin) * UNIT,
-        )
-    };
-    let width = ((max_x - min_x + 2.0 * margin) * UNIT).max(8.0 * UNIT);
-    let height = (max_y - min_y + 2.0 * margin + caption) * UNIT;
+    let at = Layout::new(board);
+    let (width, height) = (at.width, at.height);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -94,17 +80,66 @@ pub fn animation(board: &Board, start: Pegs, jumps: &[Jump], title: &str) -> Str
     );
     // Holes.
     for h in 0..board.holes() {
-        let (x, y) = xy(h);
+        let (x, y) = at.xy(h);
         let _ = writeln!(
             out,
             r##"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="#5a3d1e"/>"##,
             0.18 * UNIT
         );
     }
-    // The path of each move, shown in the frame after it.
+    write_paths(&mut out, &at, &moves, frames_pos.len());
+    write_pegs(&mut out, &at, board, &frames_pos);
+    write_captions(&mut out, &at, board, &moves, title);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// Where each hole of a board is drawn, and the picture's size (a caption's line below
+/// the board).
+struct Layout {
+    pts: Vec<(f64, f64)>,
+    min_x: f64,
+    min_y: f64,
+    width: f64,
+    height: f64,
+}
+
+/// The margin around the board, in units.
+const MARGIN: f64 = 1.0;
+
+impl Layout {
+    fn new(board: &Board) -> Layout {
+        let pts: Vec<(f64, f64)> = (0..board.holes()).map(|h| place(board, h)).collect();
+        let min_x = pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+        let max_x = pts.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
+        let min_y = pts.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+        let max_y = pts.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+        let caption = 1.2;
+        let width = ((max_x - min_x + 2.0 * MARGIN) * UNIT).max(8.0 * UNIT);
+        let height = (max_y - min_y + 2.0 * MARGIN + caption) * UNIT;
+        Layout {
+            pts,
+            min_x,
+            min_y,
+            width,
+            height,
+        }
+    }
+
+    /// The centre of hole `h` in the picture.
+    fn xy(&self, h: usize) -> (f64, f64) {
+        (
+            (self.pts[h].0 - self.min_x + MARGIN) * UNIT,
+            (self.pts[h].1 - self.min_y + MARGIN) * UNIT,
+        )
+    }
+}
+
+/// The path of each move, shown in the frame after it.
+fn write_paths(out: &mut String, at: &Layout, moves: &[Vec<Jump>], frames: usize) {
     for (k, mv) in moves.iter().enumerate() {
-        let mut points = vec![xy(mv[0].from)];
-        points.extend(mv.iter().map(|j| xy(j.to)));
+        let mut points = vec![at.xy(mv[0].from)];
+        points.extend(mv.iter().map(|j| at.xy(j.to)));
         let pts: Vec<String> = points
             .iter()
             .map(|(x, y)| format!("{x:.1},{y:.1}"))
@@ -117,20 +152,27 @@ pub fn animation(board: &Board, start: Pegs, jumps: &[Jump], title: &str) -> Str
             animate(frames, |f| f == k + 1)
         );
     }
-    // Pegs: one circle per hole, visible in the frames where the hole holds a peg.
+}
+
+/// Pegs: one circle per hole, visible in the frames where the hole holds a peg.
+fn write_pegs(out: &mut String, at: &Layout, board: &Board, frames_pos: &[Pegs]) {
     for h in 0..board.holes() {
-        let (x, y) = xy(h);
+        let (x, y) = at.xy(h);
         let here = |f: usize| frames_pos[f] & bit(h) != 0;
         let _ = writeln!(
             out,
             r##"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="#1f4e99" stroke="#0b2350" stroke-width="2" opacity="{}">{}</circle>"##,
             0.3 * UNIT,
             u8::from(here(0)),
-            animate(frames, here)
+            animate(frames_pos.len(), here)
         );
     }
-    // Captions.
-    let cy = height - 0.6 * UNIT;
+}
+
+/// Captions: the title at the start, then each move's text in the frame after it.
+fn write_captions(out: &mut String, at: &Layout, board: &Board, moves: &[Vec<Jump>], title: &str) {
+    let frames = moves.len() + 1;
+    let cy = at.height - 0.6 * UNIT;
     for f in 0..frames {
         let text = if f == 0 {
             format!("{}: start", escape(title))
@@ -150,6 +192,4 @@ pub fn animation(board: &Board, start: Pegs, jumps: &[Jump], title: &str) -> Str
             animate(frames, |g| g == f)
         );
     }
-    out.push_str("</svg>\n");
-    out
 }

@@ -150,8 +150,8 @@ fn one_thread<T: Send>(f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
 
 /// The plain reference for [`shortest_dead_end`]: a breadth-first sweep over raw
 /// positions on one thread, keeping every layer with one parent per position; it gives up
-/// with [`Error::Memory`] past `max_memory` bytes (french: refused after 208 s at 17.1 GB,
-/// needing more than 18.4 GiB for 15 jumps, where the engine takes 6 s and 0.7 GB).
+/// with [`Error::Memory`] past `max_memory` bytes (french is refused where the engine
+/// answers: docs/experiments.md, "Figures that were in code comments").
 ///
 /// ```
 /// use pegsol::{geometry::board::Board, games::extremes::shortest_dead_end_plain};
@@ -181,8 +181,9 @@ fn sweep<K: Bits>(board: &Board, start: Pegs, max_memory: u64) -> Result<Extreme
     layers.push(first);
     // The tables kept, in bytes. The layer being built is weighed before each time it may
     // double its slots (its old slots and the new, three times its bytes), and so is the
-    // process's memory ([`crate::memory::Watch`]): french's sweep took 1.5 GB for a limit
-    // of 500 MB when only the entries of finished layers counted.
+    // process's memory ([`crate::memory::Watch`]): when only the entries of finished
+    // layers counted, french's sweep passed its limit three times over (docs/experiments.md,
+    // "Figures that were in code comments").
     let mut held = table_bytes(&layers[0]);
     loop {
         let current = layers.last().expect("a layer");

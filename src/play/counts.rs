@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The most holes of a board whose games the end compares with every game from the start
-/// (`pegsol count`, in the background): english from the centre takes 4 s on 2 cores.
+/// (`pegsol count`, in the background): english from the centre takes seconds
+/// (docs/experiments.md, "Figures that were in code comments").
 pub const COMPARE_HOLES: usize = 33;
 
 /// What the counts say about a position.

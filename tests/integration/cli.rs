@@ -722,7 +722,7 @@ fn min_moves_refuses_before_outgrowing_its_memory_limit() {
     refuses_under_ulimit(
         200_000,
         "solve --board tri:8 --min-moves --all-starts --max-memory 100M -j 2",
-        &["more than the memory limit (100.0 MiB) allows"],
+        &["more than 100.0 MiB (the limit; "],
     );
     // A small limit is named in its own unit (it said "more than 0 MiB").
     pegsol()
@@ -737,8 +737,8 @@ fn min_moves_refuses_before_outgrowing_its_memory_limit() {
         .assert()
         .code(2)
         .stderr(contains(
-            "needs more than 79.9 KiB at depth 6 (1321 positions stored, 819 new at least), \
-             more than the memory limit (64.0 KiB) allows",
+            "english: the fewest-moves search needs more than 64.0 KiB (the limit; 79.9 KiB \
+             at depth 6: 1321 positions stored, 819 new at least)",
         ));
 }
 
@@ -753,7 +753,7 @@ fn reach_count_refuses_before_outgrowing_its_memory_limit() {
         600_000,
         "reach --board english --to '--...--/--...--/......./...o.../......./--...--/--...--' \
          --count --max-memory 300M",
-        &["memory limit (300.0 MiB)"],
+        &["doubling the count's table needs more than 300.0 MiB (the limit; "],
     );
 }
 

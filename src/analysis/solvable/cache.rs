@@ -270,116 +270,11 @@ impl HintCache {
     /// assert!(err.contains("damaged hint cache"), "{err}");
     /// ```
     pub fn from_bytes(bytes: &[u8], board: &Board, finish: Finish) -> Result<HintCache> {
-        let damaged = || Error::input("not a pegsol hint cache, or a damaged one");
-        let mut rest = bytes;
-        let line = |rest: &mut &[u8]| -> Result<String> {
-            let end = rest.iter().position(|&b| b == b'\n').ok_or_else(damaged)?;
-            let text = std::str::from_utf8(&rest[..end]).map_err(|_| damaged())?;
-            *rest = &rest[end + 1..];
-            Ok(text.to_string())
-        };
-        let magic = line(&mut rest)?;
-        if magic == OLD_CACHE_MAGIC {
-            return Err(Error::input(
-                "a hint cache of an older pegsol (format 1, without a checksum); delete it to \
-                 rebuild it",
-            ));
-        }
-        if magic != CACHE_MAGIC {
-            return Err(damaged());
-        }
-        let identity = line(&mut rest)?;
-        let numbers_line = line(&mut rest)?;
-        let head = bytes.len() - rest.len();
-        let crc_line = line(&mut rest)?;
-        // Everything but the checksum line is checked before any of it is used.
-        let stored = crc_line
-            .strip_prefix("crc32 ")
-            .and_then(|x| u32::from_str_radix(x, 16).ok())
-            .ok_or_else(damaged)?;
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&bytes[..head]);
-        crc.update(rest);
-        if crc.finalize() != stored {
-            return Err(Error::input(
-                "a damaged hint cache (checksum mismatch); delete it to rebuild it",
-            ));
-        }
-        let want = Self::identity(board, finish);
-        if identity != want {
-            let short = |s: &str| s.split(", ").take(2).collect::<Vec<_>>().join(", ");
-            return Err(Error::input(format!(
-                "the hint cache is for {}, not {}{}",
-                short(&identity),
-                short(&want),
-                if short(&identity) == short(&want) {
-                    " (the board file changed)"
-                } else {
-                    ""
-                }
-            )));
-        }
-        let numbers: Vec<u128> = numbers_line
-            .split(' ')
-            .skip(1)
-            .step_by(2)
-            .map(|x| x.parse().map_err(|_| damaged()))
-            .collect::<Result<_>>()?;
-        let [start, goal, count] = numbers[..] else {
-            return Err(damaged());
-        };
-        // The line exactly as written: no label renamed, no number respaced or padded.
-        if numbers_line != format!("start {start} goal {goal} layers {count}") {
-            return Err(damaged());
-        }
-        let mut layers = Vec::new();
-        for _ in 0..count {
-            let n = u64::from_le_bytes(
-                rest.get(..8)
-                    .ok_or_else(damaged)?
-                    .try_into()
-                    .expect("8 bytes"),
-            ) as usize;
-            rest = &rest[8..];
-            let body = rest
-                .get(..n.checked_mul(32).ok_or_else(damaged)?)
-                .ok_or_else(damaged)?;
-            let word = |c: &[u8]| u128::from_le_bytes(c.try_into().expect("16 bytes"));
-            let layer: Vec<(Pegs, u128)> = body
-                .chunks_exact(32)
-                .map(|c| (word(&c[..16]), word(&c[16..])))
-                .collect();
-            if !layer.is_sorted() {
-                return Err(damaged());
-            }
-            layers.push(layer);
-            rest = &rest[n * 32..];
-        }
-        if !rest.is_empty() {
-            return Err(damaged());
-        }
-        // What a cache must hold, beyond its checksum (a file edited and its checksum made
-        // again): the goal of its finish; a start on the board; in layer `j`, positions on
-        // the board with `j` pegs fewer than the start, strictly increasing, each with some
-        // winning continuation; and a last layer of single pegs, each a win by itself (so
-        // that `W`s scaled all alike are refused too).
-        let start_pegs = start.count_ones() as usize;
-        let on_board = |p: Pegs| p & !board.full() == 0;
-        let last = layers.len().checked_sub(1);
-        let fits = goal == finish.mask(board)
-            && on_board(start)
-            && layers.len() <= start_pegs
-            && layers.iter().enumerate().all(|(j, layer)| {
-                let pegs = start_pegs - j;
-                layer.windows(2).all(|w| w[0].0 < w[1].0)
-                    && layer.iter().all(|&(p, w)| {
-                        on_board(p)
-                            && p.count_ones() as usize == pegs
-                            && w != 0
-                            && (Some(j) != last || pegs != 1 || w == 1)
-                    })
-            });
-        if !fits {
+        let (identity, numbers_line, rest) = checked_head(bytes)?;
+        check_identity(&identity, &Self::identity(board, finish))?;
+        let [start, goal, count] = parse_numbers(&numbers_line)?;
+        let layers = read_layers(rest, count)?;
+        if !holds_a_cache(board, finish, start, goal, &layers) {
             return Err(Error::input(
                 "a damaged hint cache (values no cache can hold); delete it to rebuild it",
             ));
@@ -471,4 +366,147 @@ impl HintCache {
         Self::from_bytes(&bytes, board, finish)
             .map_err(|e| Error::input(format!("{}: {e}", path.display())))
     }
+}
+
+/// The refusal of a file that is not a hint cache or a damaged one.
+fn damaged() -> Error {
+    Error::input("not a pegsol hint cache, or a damaged one")
+}
+
+/// The next line of a cache's head (without its newline); `rest` moves past it.
+fn next_line(rest: &mut &[u8]) -> Result<String> {
+    let end = rest.iter().position(|&b| b == b'\n').ok_or_else(damaged)?;
+    let text = std::str::from_utf8(&rest[..end]).map_err(|_| damaged())?;
+    *rest = &rest[end + 1..];
+    Ok(text.to_string())
+}
+
+/// The identity and numbers lines of a cache and its body, once its magic line and its
+/// checksum are right: everything but the checksum line is checked before any of it is used.
+fn checked_head(bytes: &[u8]) -> Result<(String, String, &[u8])> {
+    let mut rest = bytes;
+    let magic = next_line(&mut rest)?;
+    if magic == OLD_CACHE_MAGIC {
+        return Err(Error::input(
+            "a hint cache of an older pegsol (format 1, without a checksum); delete it to \
+             rebuild it",
+        ));
+    }
+    if magic != CACHE_MAGIC {
+        return Err(damaged());
+    }
+    let identity = next_line(&mut rest)?;
+    let numbers_line = next_line(&mut rest)?;
+    let head = bytes.len() - rest.len();
+    let crc_line = next_line(&mut rest)?;
+    let stored = crc_line
+        .strip_prefix("crc32 ")
+        .and_then(|x| u32::from_str_radix(x, 16).ok())
+        .ok_or_else(damaged)?;
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&bytes[..head]);
+    crc.update(rest);
+    if crc.finalize() != stored {
+        return Err(Error::input(
+            "a damaged hint cache (checksum mismatch); delete it to rebuild it",
+        ));
+    }
+    Ok((identity, numbers_line, rest))
+}
+
+/// Refuses a cache whose identity line is not `want` (another board or goal).
+fn check_identity(identity: &str, want: &str) -> Result<()> {
+    if identity == want {
+        return Ok(());
+    }
+    let short = |s: &str| s.split(", ").take(2).collect::<Vec<_>>().join(", ");
+    Err(Error::input(format!(
+        "the hint cache is for {}, not {}{}",
+        short(identity),
+        short(want),
+        if short(identity) == short(want) {
+            " (the board file changed)"
+        } else {
+            ""
+        }
+    )))
+}
+
+/// The start, goal and number of layers of the numbers line, which must read exactly as
+/// written: no label renamed, no number respaced or padded.
+fn parse_numbers(numbers_line: &str) -> Result<[u128; 3]> {
+    let numbers: Vec<u128> = numbers_line
+        .split(' ')
+        .skip(1)
+        .step_by(2)
+        .map(|x| x.parse().map_err(|_| damaged()))
+        .collect::<Result<_>>()?;
+    let [start, goal, count] = numbers[..] else {
+        return Err(damaged());
+    };
+    if numbers_line != format!("start {start} goal {goal} layers {count}") {
+        return Err(damaged());
+    }
+    Ok([start, goal, count])
+}
+
+/// The `count` layers of a cache's body, each sorted, with nothing after the last.
+fn read_layers(mut rest: &[u8], count: u128) -> Result<Vec<Vec<(Pegs, u128)>>> {
+    let mut layers = Vec::new();
+    for _ in 0..count {
+        let n = u64::from_le_bytes(
+            rest.get(..8)
+                .ok_or_else(damaged)?
+                .try_into()
+                .expect("8 bytes"),
+        ) as usize;
+        rest = &rest[8..];
+        let body = rest
+            .get(..n.checked_mul(32).ok_or_else(damaged)?)
+            .ok_or_else(damaged)?;
+        let word = |c: &[u8]| u128::from_le_bytes(c.try_into().expect("16 bytes"));
+        let layer: Vec<(Pegs, u128)> = body
+            .chunks_exact(32)
+            .map(|c| (word(&c[..16]), word(&c[16..])))
+            .collect();
+        if !layer.is_sorted() {
+            return Err(damaged());
+        }
+        layers.push(layer);
+        rest = &rest[n * 32..];
+    }
+    if !rest.is_empty() {
+        return Err(damaged());
+    }
+    Ok(layers)
+}
+
+/// What a cache must hold, beyond its checksum (a file edited and its checksum made
+/// again): the goal of its finish; a start on the board; in layer `j`, positions on the
+/// board with `j` pegs fewer than the start, strictly increasing, each with some winning
+/// continuation; and a last layer of single pegs, each a win by itself (so that `W`s
+/// scaled all alike are refused too).
+fn holds_a_cache(
+    board: &Board,
+    finish: Finish,
+    start: Pegs,
+    goal: Pegs,
+    layers: &[Vec<(Pegs, u128)>],
+) -> bool {
+    let start_pegs = start.count_ones() as usize;
+    let on_board = |p: Pegs| p & !board.full() == 0;
+    let last = layers.len().checked_sub(1);
+    goal == finish.mask(board)
+        && on_board(start)
+        && layers.len() <= start_pegs
+        && layers.iter().enumerate().all(|(j, layer)| {
+            let pegs = start_pegs - j;
+            layer.windows(2).all(|w| w[0].0 < w[1].0)
+                && layer.iter().all(|&(p, w)| {
+                    on_board(p)
+                        && p.count_ones() as usize == pegs
+                        && w != 0
+                        && (Some(j) != last || pegs != 1 || w == 1)
+                })
+        })
 }

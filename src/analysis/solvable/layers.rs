@@ -13,8 +13,8 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// Units are the shards of `layer`, in batches; per-shard buffers are merged one task
     /// per shard, then sorted and deduplicated. On boards of up to 40 holes the buffers
     /// and the shards being built hold 32-bit keys ([`Keys`]), unpacked once the repeats
-    /// are gone: english d4 0.67 s against 0.73 s, and 81 MB against 124 MB. Returns the
-    /// next layer and the units' accumulators, or [`Error::Memory`] when the layer's
+    /// are gone, which is faster and smaller (docs/experiments.md, "Figures that were in
+    /// code comments"). Returns the next layer and the units' accumulators, or [`Error::Memory`] when the layer's
     /// buffers take the process past its limit ([`Solver::check_resident`], asked each time
     /// they grew by a sixty-fourth of the limit).
     pub(super) fn step<A: Default + Send + Sync>(
@@ -65,11 +65,7 @@ impl<'a, K: Bits> Solver<'a, K> {
                 Some(o)
             })
             .collect();
-        let mut next: Shards<K> = vec![Vec::new(); SHARDS];
-        // The shards being built, in the buffers' form (packed keys where they fit).
-        let mut packed: Vec<Vec<u32>> = vec![Vec::new(); SHARDS];
-        let mut pairs: Vec<Vec<u64>> = vec![Vec::new(); SHARDS];
-        let mut clean = vec![0usize; SHARDS];
+        let mut building = Building::new();
         let mut accs = Vec::with_capacity(SHARDS);
         let bits = self.board.holes();
         let low = self.keys.low_bits();
@@ -93,69 +89,17 @@ impl<'a, K: Bits> Solver<'a, K> {
                 })
                 .collect();
             let outs = &outs[..units.len()];
-            next.par_iter_mut()
-                .zip(packed.par_iter_mut())
-                .zip(pairs.par_iter_mut())
-                .zip(clean.par_iter_mut())
-                .enumerate()
-                .for_each(|(i, (((table, packed), pairs), clean))| match low {
-                    _ if tagged => {
-                        gather_pairs(pairs, outs.iter().map(|o| &o.tagged[i][..]), clean)
-                    }
-                    Some(low) => gather(packed, outs.iter().map(|o| &o.narrow[i][..]), clean, low),
-                    None => gather(table, outs.iter().map(|o| &o.wide[i][..]), clean, bits),
-                });
+            building.gather(outs, tagged, low, bits);
             accs.extend(results);
-            let held = outs.iter().map(Out::bytes).sum::<usize>()
-                + next
-                    .iter()
-                    .map(|t| t.capacity() * std::mem::size_of::<K>())
-                    .sum::<usize>()
-                + packed.iter().map(|t| t.capacity() * 4).sum::<usize>()
-                + pairs.iter().map(|t| t.capacity() * 8).sum::<usize>();
+            let held = outs.iter().map(Out::bytes).sum::<usize>() + building.bytes();
             if held >= ask_at {
                 self.check_resident()?;
                 ask_at = held.saturating_add(every);
             }
         }
         drop(outs);
-        // One hash table per task, reused: a fresh one per shard cost page faults.
-        let payloads: Vec<Vec<u32>> = next
-            .par_iter_mut()
-            .zip(packed.par_iter_mut())
-            .zip(pairs.par_iter_mut())
-            .enumerate()
-            .map_init(
-                || (Vec::new(), Vec::new(), Vec::new()),
-                |(slots, slots32, slots64), (i, ((t, p), pairs))| {
-                    let mut payloads = Vec::new();
-                    if tagged {
-                        let packed = self.keys.0.expect("packed keys");
-                        least_payloads(pairs, slots64);
-                        (*t, payloads) = unpack_pairs(pairs, |k| packed.join(i, k), bits);
-                        *pairs = Vec::new();
-                    } else if let Some(packed) = self.keys.0 {
-                        // Repeats out; the order comes after unpacking.
-                        if (256..=DISTINCT_MAX).contains(&p.len()) {
-                            drop_repeats(p, slots32);
-                        } else {
-                            radix_sort_dedup(p, packed.low_bits() as usize);
-                        }
-                        *t = p
-                            .iter()
-                            .map(|&x| K::from_u128(u128::from(packed.join(i, x))))
-                            .collect();
-                        *p = Vec::new();
-                        radix_sort_dedup(t, bits);
-                    } else {
-                        distinct(t, bits, slots);
-                    }
-                    t.shrink_to_fit();
-                    payloads
-                },
-            )
-            .collect();
-        Ok((next, payloads.concat(), accs))
+        let (next, payloads) = building.finish(self.keys, tagged, bits);
+        Ok((next, payloads, accs))
     }
 
     /// The canonical children (`backward`: parents, by un-jumps) of a layer, and how many
@@ -510,8 +454,8 @@ pub(super) fn intersect<K: Bits>(a: Shards<K>, b: &Shards<K>) -> Shards<K> {
 }
 
 /// The most keys [`distinct`] hashes: a table of 2^17 slots, 1 MB of `u64` keys, within a
-/// core's 2 MB second-level cache. (french d2 to d6 hashing shards of millions of keys took
-/// more than twice as long as sorting them.)
+/// core's 2 MB second-level cache: hashing shards of millions of keys is slower than
+/// sorting them (docs/experiments.md, "Figures that were in code comments").
 pub(super) const DISTINCT_MAX: usize = 1 << 16;
 
 /// Sorts `v` (keys below `2^bits`) and removes its repeats. Between 256 and
@@ -629,4 +573,93 @@ pub(super) fn radix_sort_dedup<K: Bits>(v: &mut Vec<K>, bits: usize) {
     }
     src.dedup();
     *v = src;
+}
+
+/// The shards of the next layer while [`Solver::step_at`] builds it, in the buffers' form:
+/// packed keys where they fit, key-payload pairs when tagged, full keys otherwise; `clean`
+/// counts each shard's entries already free of repeats.
+struct Building<K> {
+    next: Shards<K>,
+    packed: Vec<Vec<u32>>,
+    pairs: Vec<Vec<u64>>,
+    clean: Vec<usize>,
+}
+
+impl<K: Bits> Building<K> {
+    fn new() -> Self {
+        Building {
+            next: vec![Vec::new(); SHARDS],
+            packed: vec![Vec::new(); SHARDS],
+            pairs: vec![Vec::new(); SHARDS],
+            clean: vec![0usize; SHARDS],
+        }
+    }
+
+    /// Merges a batch's buffers into the shards, one task per shard.
+    fn gather(&mut self, outs: &[Out<K>], tagged: bool, low: Option<usize>, bits: usize) {
+        self.next
+            .par_iter_mut()
+            .zip(self.packed.par_iter_mut())
+            .zip(self.pairs.par_iter_mut())
+            .zip(self.clean.par_iter_mut())
+            .enumerate()
+            .for_each(|(i, (((table, packed), pairs), clean))| match low {
+                _ if tagged => gather_pairs(pairs, outs.iter().map(|o| &o.tagged[i][..]), clean),
+                Some(low) => gather(packed, outs.iter().map(|o| &o.narrow[i][..]), clean, low),
+                None => gather(table, outs.iter().map(|o| &o.wide[i][..]), clean, bits),
+            });
+    }
+
+    /// The bytes the shards being built hold.
+    fn bytes(&self) -> usize {
+        self.next
+            .iter()
+            .map(|t| t.capacity() * std::mem::size_of::<K>())
+            .sum::<usize>()
+            + self.packed.iter().map(|t| t.capacity() * 4).sum::<usize>()
+            + self.pairs.iter().map(|t| t.capacity() * 8).sum::<usize>()
+    }
+
+    /// The next layer, each shard sorted and free of repeats, and (`tagged`) its children's
+    /// least payloads in its order, shard by shard.
+    fn finish(mut self, keys: Keys, tagged: bool, bits: usize) -> (Shards<K>, Vec<u32>) {
+        // One hash table per task, reused: a fresh one per shard cost page faults.
+        let payloads: Vec<Vec<u32>> = self
+            .next
+            .par_iter_mut()
+            .zip(self.packed.par_iter_mut())
+            .zip(self.pairs.par_iter_mut())
+            .enumerate()
+            .map_init(
+                || (Vec::new(), Vec::new(), Vec::new()),
+                |(slots, slots32, slots64), (i, ((t, p), pairs))| {
+                    let mut payloads = Vec::new();
+                    if tagged {
+                        let packed = keys.0.expect("packed keys");
+                        least_payloads(pairs, slots64);
+                        (*t, payloads) = unpack_pairs(pairs, |k| packed.join(i, k), bits);
+                        *pairs = Vec::new();
+                    } else if let Some(packed) = keys.0 {
+                        // Repeats out; the order comes after unpacking.
+                        if (256..=DISTINCT_MAX).contains(&p.len()) {
+                            drop_repeats(p, slots32);
+                        } else {
+                            radix_sort_dedup(p, packed.low_bits() as usize);
+                        }
+                        *t = p
+                            .iter()
+                            .map(|&x| K::from_u128(u128::from(packed.join(i, x))))
+                            .collect();
+                        *p = Vec::new();
+                        radix_sort_dedup(t, bits);
+                    } else {
+                        distinct(t, bits, slots);
+                    }
+                    t.shrink_to_fit();
+                    payloads
+                },
+            )
+            .collect();
+        (self.next, payloads.concat())
+    }
 }

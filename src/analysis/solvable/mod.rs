@@ -84,6 +84,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 mod cache;
 mod layers;
 mod meet;
+mod mirror;
 mod prune;
 mod reference;
 mod solver;

@@ -31,33 +31,19 @@ impl<'a, K: Bits> Solver<'a, K> {
         const SAMPLES: usize = 256;
         let last = self.start.count_ones() as usize - 1;
         // Several goals (`--finish any`): a cut must hold for every goal, so it rules out
-        // little, and finding and testing the cuts cost more than they saved (english
-        // `--finish any`: 6.31 s with cuts against 5.73 s without, docs/experiments.md).
+        // little, and finding and testing the cuts cost more than they saved
+        // (docs/experiments.md, "Figures that were in code comments").
         if last < 4 || goals.iter().flatten().count() > 1 {
             return (None, None);
         }
         let depths = (last / 4).max(1)..=(last - last / 2 + 1).min(last);
         // Every goal position, not only the canonical ones: a child is tested as it lies.
-        let mut targets: Vec<Pegs> = Vec::new();
-        for &g in goals.iter().flatten() {
-            for s in &self.h {
-                let t = self.board.transform(s, g.to_u128());
-                if !targets.contains(&t) {
-                    targets.push(t);
-                }
-            }
-        }
+        let targets = self.images_under_h(goals.iter().flatten().map(|&g| g.to_u128()));
         if targets.is_empty() {
             // No goal in the start's class: nothing is solvable, nothing to cut.
             return (None, None);
         }
-        let mut starts: Vec<Pegs> = Vec::new();
-        for s in &self.h {
-            let t = self.board.transform(s, self.start.to_u128());
-            if !starts.contains(&t) {
-                starts.push(t);
-            }
-        }
+        let starts = self.images_under_h(std::iter::once(self.start.to_u128()));
         let max = MAX_BLOCKS * LANE;
         let start = self.start.to_u128();
         let (fwd, bwd) = rayon::join(
@@ -87,25 +73,8 @@ impl<'a, K: Bits> Solver<'a, K> {
                 sampled_cuts(self.board, &q, &samples, &self.h, max)
             },
         );
-        // With `t` ([`Solver::mirror`]), `p` is reachable only if `complement of t⁻¹(p)`
-        // can reach the goal: hole `t(i)` weighs minus what hole `i` weighs ahead.
         let bwd = if mirrored {
-            let perm: Vec<usize> = match &self.mirror {
-                Mirror::Through(t, _) => t.perm().to_vec(),
-                _ => (0..self.board.holes()).collect(),
-            };
-            fwd.iter()
-                .map(|c| {
-                    let mut weights = vec![0; c.weights.len()];
-                    for (i, &x) in c.weights.iter().enumerate() {
-                        weights[perm[i]] = -x;
-                    }
-                    crate::geometry::pagoda::Cut {
-                        weights,
-                        threshold: c.threshold - c.weights.iter().sum::<i64>(),
-                    }
-                })
-                .collect()
+            self.cuts_behind_mirrored(&fwd)
         } else {
             bwd
         };
@@ -117,6 +86,46 @@ impl<'a, K: Bits> Solver<'a, K> {
             ));
         }
         (Pruner::new(self.board, &fwd), Pruner::new(self.board, &bwd))
+    }
+
+    /// The distinct images of `positions` under the symmetries of `H`, in the order found.
+    fn images_under_h(&self, positions: impl Iterator<Item = Pegs>) -> Vec<Pegs> {
+        let mut images: Vec<Pegs> = Vec::new();
+        for p in positions {
+            for s in &self.h {
+                let t = self.board.transform(s, p);
+                if !images.contains(&t) {
+                    images.push(t);
+                }
+            }
+        }
+        images
+    }
+
+    /// The cuts behind when the goal is the start's complement, from those ahead: with `t`
+    /// ([`Solver::mirror`]), `p` is reachable only if `complement of t⁻¹(p)` can reach the
+    /// goal: hole `t(i)` weighs minus what hole `i` weighs ahead.
+    fn cuts_behind_mirrored(
+        &self,
+        ahead: &[crate::geometry::pagoda::Cut],
+    ) -> Vec<crate::geometry::pagoda::Cut> {
+        let perm: Vec<usize> = match &self.mirror {
+            Mirror::Through(t, _) => t.perm().to_vec(),
+            _ => (0..self.board.holes()).collect(),
+        };
+        ahead
+            .iter()
+            .map(|c| {
+                let mut weights = vec![0; c.weights.len()];
+                for (i, &x) in c.weights.iter().enumerate() {
+                    weights[perm[i]] = -x;
+                }
+                crate::geometry::pagoda::Cut {
+                    weights,
+                    threshold: c.threshold - c.weights.iter().sum::<i64>(),
+                }
+            })
+            .collect()
     }
 }
 
@@ -218,8 +227,8 @@ impl Pruner {
     /// Whether the child by jump `j` (undone, with `unjump`) of a position of slack `s`
     /// escapes every cut. The same fixed lanes every time and no branch: the compiler
     /// vectorises it, and the callers use the answer without branching on it (a child is
-    /// cut about one time in four, at random: english d4's layer 15 took 0.164 s with a
-    /// branch, 0.131 s without, docs/experiments.md).
+    /// cut about one time in four, at random, so a branch mispredicts: docs/experiments.md,
+    /// "Figures that were in code comments").
     #[inline]
     pub(super) fn keeps(&self, s: &Slack, j: usize, unjump: bool) -> bool {
         let d = if unjump {

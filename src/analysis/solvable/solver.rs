@@ -8,7 +8,8 @@ use super::*;
 
 /// The positions each of [`Solver::depth`]'s searches may expand before it sweeps instead:
 /// twice the exhaustive search's pause for a beam search, so that its beams run (french d2,
-/// which has no symmetry, finds a one-peg game that way in about 3 s).
+/// which has no symmetry, finds a one-peg game that way in seconds: docs/experiments.md,
+/// "Figures that were in code comments").
 pub(super) const DEPTH_SEARCH: u64 = 1 << 22;
 
 /// The three passes for one (board, start, goal) with bitboards of type `K`.
@@ -96,9 +97,9 @@ impl<'a, K: Bits> Solver<'a, K> {
     }
 
     /// [`Error::Memory`] once the process holds more than [`Solver::within`] allows.
-    /// (`solvable --board wiegleb --max-memory 1G` reached 4.4 GB before this, whose
-    /// limit counted only the layers kept, not the buffers of the one being built; with
-    /// the default limit it was killed at 21.7 GB.)
+    /// (A limit that counted only the layers kept, not the buffers of the one being built,
+    /// let wiegleb pass its limit several times over: docs/experiments.md, "Figures that
+    /// were in code comments".)
     pub(super) fn check_resident(&self) -> Result<()> {
         let Some(watch) = &self.watch else {
             return Ok(());
@@ -293,7 +294,8 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// Pushes the canonical children of `pos`. The `W` and `N` passes take every child
     /// or parent, without the cuts: one that a cut rules out is not solvable, so the
     /// neighbouring layer does not hold it, and one probe for it costs less than testing
-    /// every neighbour against the cuts (english d4's `N` pass: 0.14 s against 0.18 s).
+    /// every neighbour against the cuts (docs/experiments.md, "Figures that were in code
+    /// comments").
     pub(super) fn children(&self, pos: K, out: &mut Vec<K>) {
         self.neighbours(pos, false, out);
     }
@@ -317,9 +319,9 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// at most [`DEPTH_SEARCH`] positions each) for a game leaving one peg anywhere, then
     /// two, then three, settle most starts: the first found is a longest game, once every
     /// fewer pegs was proved out of reach (by the position classes, or exhaustively).
-    /// Otherwise a forward sweep that keeps only its frontier decides (english d4 to c1, a
-    /// finish in another position class: 17 s and 1.3 GB by the sweep alone, against 0.1
-    /// s; french's centre, where no game leaves one peg: 48 s, 1.8 GB).
+    /// Otherwise a forward sweep that keeps only its frontier decides, which costs far
+    /// more (english d4 to c1, a finish in another position class; french's centre, where
+    /// no game leaves one peg: docs/experiments.md, "Figures that were in code comments").
     pub(super) fn depth(&self, opts: &SolveOptions) -> Result<usize> {
         use crate::games::solve::{Goal, Outcome, search_within};
         let table = opts.max_memory.min(1 << 28);

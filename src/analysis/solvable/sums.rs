@@ -153,15 +153,6 @@ impl<'a, K: Bits> Solver<'a, K> {
         let h = self.moves.subgroup_order();
         let children: Vec<K> = half[1].iter().flatten().copied().collect();
         let lanes = children.len();
-        let lane_sums = |f: &[Vec<u128>]| -> Result<Vec<Vec<u128>>> {
-            f.iter()
-                .map(|t| {
-                    t.chunks(lanes.max(1))
-                        .map(|l| l.iter().try_fold(0, |a, &b| add(a, b)))
-                        .collect()
-                })
-                .collect()
-        };
         // f[shard][i * lanes + c]: lane c of position i of the shard.
         let mut f: Vec<Vec<u128>> = half[1].iter().map(|t| vec![0; t.len() * lanes]).collect();
         let mut c = 0;
@@ -173,84 +164,24 @@ impl<'a, K: Bits> Solver<'a, K> {
         }
         // N of layer last - m (at least 1, at most m), for W of the middle layer.
         let mut other = if last - m == 1 {
-            Some(lane_sums(&f)?)
+            Some(lane_sums(&f, lanes)?)
         } else {
             None
         };
         for j in 2..=m {
-            if let Some(Some(l)) = links.get(j) {
-                let next = l.sum(&f, lanes)?;
-                if j == last - m {
-                    other = Some(lane_sums(&next)?);
-                }
-                f = next;
-                continue;
-            }
-            let above: Vec<WinTable<K>> = half[j - 1]
-                .par_iter()
-                .map(|keys| {
-                    let at: Vec<u128> = (0..keys.len() as u128).collect();
-                    WinTable::new(keys, &at)
-                })
-                .collect();
-            let filter = KeyFilter::new(half[j - 1].iter().flatten().copied());
-            let prev = &f;
-            let next: Vec<Vec<u128>> = half[j]
-                .par_iter()
-                .map(|unit| {
-                    let mut out = crate::memory::filled(unit.len() * lanes, 0u128);
-                    // A parent's value in `above` is its index in its shard.
-                    probe(
-                        unit,
-                        &above,
-                        &filter,
-                        &self.keys,
-                        |pos, keys| self.parents(pos, keys),
-                        |i, c, at| {
-                            let from = &prev[self.keys.shard(c)][at as usize * lanes..][..lanes];
-                            for (s, &x) in out[i * lanes..][..lanes].iter_mut().zip(from) {
-                                *s = add(*s, x)?;
-                            }
-                            Ok(())
-                        },
-                    )?;
-                    Ok(out)
-                })
-                .collect::<Result<_>>()?;
+            let next = match links.get(j) {
+                Some(Some(l)) => l.sum(&f, lanes)?,
+                _ => self.lanes_by_probe(&half[j - 1], &half[j], &f, lanes)?,
+            };
             if j == last - m {
-                other = Some(lane_sums(&next)?);
+                other = Some(lane_sums(&next, lanes)?);
             }
             f = next;
         }
         let other = other.expect("last - m is between 1 and m");
         let w = self.middle_wins(half, last, &other);
         let orbit = |pos: K| self.orbit_size(&self.moves.images(pos, h), pos) as u128;
-        let through: Vec<u128> = half[m]
-            .par_iter()
-            .zip(f.par_iter().zip(w.par_iter()))
-            .map(|(unit, (lanes_of, wins))| {
-                let mut acc = vec![0u128; lanes];
-                for (i, (&pos, &after)) in unit.iter().zip(wins).enumerate() {
-                    if after == 0 {
-                        continue;
-                    }
-                    let size = orbit(pos);
-                    for (a, &before) in acc.iter_mut().zip(&lanes_of[i * lanes..(i + 1) * lanes]) {
-                        let term = size
-                            .checked_mul(before)
-                            .and_then(|x| x.checked_mul(after))
-                            .ok_or_else(|| {
-                                Error::Overflow(format!("{before} * {after} exceeds u128"))
-                            })?;
-                        *a = add(*a, term)?;
-                    }
-                }
-                Ok(acc)
-            })
-            .try_reduce(
-                || vec![0; lanes],
-                |a, b| a.iter().zip(&b).map(|(&x, &y)| add(x, y)).collect(),
-            )?;
+        let through = wins_by_lane(&half[m], &f, &w, lanes, orbit)?;
         let w0 = through.iter().try_fold(0, |a, &b| add(a, b))?;
         let children = children
             .into_iter()
@@ -258,6 +189,47 @@ impl<'a, K: Bits> Solver<'a, K> {
             .map(|(c, t)| (c, t / orbit(c)))
             .collect();
         Ok((w0, children))
+    }
+
+    /// The lanes of layer `layer` from those of the layer `above` it (`prev`, `lanes` per
+    /// position), each position's lanes the sum of its parents', found by one probe each.
+    fn lanes_by_probe(
+        &self,
+        above: &Shards<K>,
+        layer: &Shards<K>,
+        prev: &[Vec<u128>],
+        lanes: usize,
+    ) -> Result<Vec<Vec<u128>>> {
+        let filter = KeyFilter::new(above.iter().flatten().copied());
+        let above: Vec<WinTable<K>> = above
+            .par_iter()
+            .map(|keys| {
+                let at: Vec<u128> = (0..keys.len() as u128).collect();
+                WinTable::new(keys, &at)
+            })
+            .collect();
+        layer
+            .par_iter()
+            .map(|unit| {
+                let mut out = crate::memory::filled(unit.len() * lanes, 0u128);
+                // A parent's value in `above` is its index in its shard.
+                probe(
+                    unit,
+                    &above,
+                    &filter,
+                    &self.keys,
+                    |pos, keys| self.parents(pos, keys),
+                    |i, c, at| {
+                        let from = &prev[self.keys.shard(c)][at as usize * lanes..][..lanes];
+                        for (s, &x) in out[i * lanes..][..lanes].iter_mut().zip(from) {
+                            *s = add(*s, x)?;
+                        }
+                        Ok(())
+                    },
+                )?;
+                Ok(out)
+            })
+            .collect()
     }
 
     /// The winning sequences from the start when the goal is the start's complement and
@@ -330,4 +302,52 @@ impl<'a, K: Bits> Solver<'a, K> {
         }
         total
     }
+}
+
+/// The sum of each position's `lanes` lanes, shard by shard: `N` of each position.
+fn lane_sums(f: &[Vec<u128>], lanes: usize) -> Result<Vec<Vec<u128>>> {
+    f.iter()
+        .map(|t| {
+            t.chunks(lanes.max(1))
+                .map(|l| l.iter().try_fold(0, |a, &b| add(a, b)))
+                .collect()
+        })
+        .collect()
+}
+
+/// For each lane `c`, the sum over the middle layer of its size of orbit times lane `c`
+/// (`lanes_of`) times `W` (`wins`): the wins through the orbit of child `c`.
+fn wins_by_lane<K: Bits>(
+    middle: &Shards<K>,
+    lanes_of: &[Vec<u128>],
+    wins: &[Vec<u128>],
+    lanes: usize,
+    orbit: impl Fn(K) -> u128 + Sync,
+) -> Result<Vec<u128>> {
+    middle
+        .par_iter()
+        .zip(lanes_of.par_iter().zip(wins.par_iter()))
+        .map(|(unit, (lanes_of, wins))| {
+            let mut acc = vec![0u128; lanes];
+            for (i, (&pos, &after)) in unit.iter().zip(wins).enumerate() {
+                if after == 0 {
+                    continue;
+                }
+                let size = orbit(pos);
+                for (a, &before) in acc.iter_mut().zip(&lanes_of[i * lanes..(i + 1) * lanes]) {
+                    let term = size
+                        .checked_mul(before)
+                        .and_then(|x| x.checked_mul(after))
+                        .ok_or_else(|| {
+                            Error::Overflow(format!("{before} * {after} exceeds u128"))
+                        })?;
+                    *a = add(*a, term)?;
+                }
+            }
+            Ok(acc)
+        })
+        .try_reduce(
+            || vec![0; lanes],
+            |a, b| a.iter().zip(&b).map(|(&x, &y)| add(x, y)).collect(),
+        )
 }

@@ -304,44 +304,67 @@ where
             next = end;
             check()?;
         }
-        let members = next - first;
-        // Each shard takes its part of every unit's pairs.
-        let mut by_shard: Vec<Vec<&mut [u64]>> =
-            (0..SHARDS).map(|_| Vec::with_capacity(members)).collect();
-        for b in &mut group[..members] {
-            let lens: Vec<usize> = b.starts.windows(2).map(|w| w[1] - w[0]).collect();
-            for (s, part) in split_by_mut(&mut b.pairs, &lens).into_iter().enumerate() {
-                by_shard[s].push(part);
-            }
-        }
-        by_shard
-            .into_par_iter()
-            .zip(found.par_iter_mut())
-            .enumerate()
-            .for_each_init(Vec::new, |slots, (s, (parts, (out, at)))| {
-                look_up(&before[s], &values[s], packed, slots, parts, out, at)
-            });
+        let members = &mut group[..next - first];
+        look_up_group(members, before, values, packed, &mut found);
         check()?;
-        let done: Vec<Vec<u128>> = group[..members]
-            .par_iter()
-            .zip(&units[first..next])
-            .enumerate()
-            .map(|(g, (b, unit))| {
-                let mut sum = crate::memory::filled(unit.len(), 0u128);
-                for (s, (out, at)) in found.iter().enumerate() {
-                    // The pairs that shard `s` holds, first in its part of the unit's.
-                    let pairs = &b.pairs[b.starts[s]..];
-                    for (&p, &x) in pairs.iter().zip(&out[at[g]..at[g + 1]]) {
-                        let i = p as u32 as usize;
-                        sum[i] = add(sum[i], x.into())?;
-                    }
-                }
-                Ok(sum)
-            })
-            .collect::<Result<_>>()?;
-        sums.extend(done);
+        sums.extend(sum_group(members, &units[first..next], &found)?);
     }
     Ok(sums)
+}
+
+/// The lookups of a group of units ([`exchange`]): each shard takes its part of every
+/// unit's pairs and keeps the values of those it holds in `found` ([`look_up`]).
+fn look_up_group<K: Bits, V: Copy + Send + Sync + TryFrom<u128>>(
+    members: &mut [Bucketed],
+    before: &Shards<K>,
+    values: &[Vec<u128>],
+    packed: Packed,
+    found: &mut [(Vec<V>, Vec<usize>)],
+) where
+    <V as TryFrom<u128>>::Error: std::fmt::Debug,
+{
+    let mut by_shard: Vec<Vec<&mut [u64]>> = (0..SHARDS)
+        .map(|_| Vec::with_capacity(members.len()))
+        .collect();
+    for b in members.iter_mut() {
+        let lens: Vec<usize> = b.starts.windows(2).map(|w| w[1] - w[0]).collect();
+        for (s, part) in split_by_mut(&mut b.pairs, &lens).into_iter().enumerate() {
+            by_shard[s].push(part);
+        }
+    }
+    by_shard
+        .into_par_iter()
+        .zip(found.par_iter_mut())
+        .enumerate()
+        .for_each_init(Vec::new, |slots, (s, (parts, (out, at)))| {
+            look_up(&before[s], &values[s], packed, slots, parts, out, at)
+        });
+}
+
+/// Each unit's sums of the values found for its positions' keys ([`exchange`]), with
+/// [`add`].
+fn sum_group<K: Bits, V: Copy + Sync + Into<u128>>(
+    members: &[Bucketed],
+    units: &[Vec<K>],
+    found: &[(Vec<V>, Vec<usize>)],
+) -> Result<Vec<Vec<u128>>> {
+    members
+        .par_iter()
+        .zip(units)
+        .enumerate()
+        .map(|(g, (b, unit))| {
+            let mut sum = crate::memory::filled(unit.len(), 0u128);
+            for (s, (out, at)) in found.iter().enumerate() {
+                // The pairs that shard `s` holds, first in its part of the unit's.
+                let pairs = &b.pairs[b.starts[s]..];
+                for (&p, &x) in pairs.iter().zip(&out[at[g]..at[g + 1]]) {
+                    let i = p as u32 as usize;
+                    sum[i] = add(sum[i], x.into())?;
+                }
+            }
+            Ok(sum)
+        })
+        .collect()
 }
 
 /// The second phase of [`exchange`] for one shard, whose keys are `keys` and their values
@@ -588,8 +611,9 @@ pub(super) fn locate<K: Bits>(
 }
 
 /// The largest [`Places`] of a forward layer for which the back pass records [`Links`]
-/// ([`Solver::links_pay`]): 16 MiB, half the 32 MiB third-level cache of the machine
-/// measured. Past it each probe waits for memory, and sorting the parents costs less.
+/// ([`Solver::links_pay`]): 16 MiB, half the third-level cache of the machine it was
+/// measured on (docs/experiments.md, "Figures that were in code comments"). Past it each
+/// probe waits for memory, and sorting the parents costs less.
 pub(super) const LINK_CACHE: usize = 16 << 20;
 
 /// The bytes of the keys and values of one group of [`exchange`]'s units, at most

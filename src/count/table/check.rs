@@ -150,208 +150,265 @@ pub(super) fn check_entry(
     e: &Entry,
     boards: &mut BTreeMap<String, Option<KnownBoard>>,
 ) -> Result<Option<usize>> {
-    let (board, start) = (&key.board, &key.start);
-    let refuse = |part: &str, what: String| {
-        Error::input(format!("{}: {board} {start}: {what}", sources.file(part)))
-    };
-    let number = |part: &str, v: &str| -> Result<Total> {
+    let c = EntryCheck { sources, key, e };
+    let class_of = c.check_class_size(boards)?;
+    c.check_sums()?;
+    c.check_labels()?;
+    c.check_extremes()?;
+    Ok(class_of)
+}
+
+/// One entry of a table being checked ([`check_entry`]): where its rows come from, its
+/// board and start, and its rows.
+struct EntryCheck<'a> {
+    sources: &'a Sources,
+    key: &'a Key,
+    e: &'a Entry,
+}
+
+impl EntryCheck<'_> {
+    /// The refusal of the entry's rows from file `part` (`summary`, `pegs_left`, ...).
+    fn refuse(&self, part: &str, what: String) -> Error {
+        let (board, start) = (&self.key.board, &self.key.start);
+        Error::input(format!(
+            "{}: {board} {start}: {what}",
+            self.sources.file(part)
+        ))
+    }
+
+    /// The count `v` read from file `part`.
+    fn number(&self, part: &str, v: &str) -> Result<Total> {
         v.parse()
-            .map_err(|_| refuse(part, format!("'{}' is not a count", v.escape_debug())))
-    };
-    let summary_col = |name: &str| -> Result<Total> {
+            .map_err(|_| self.refuse(part, format!("'{}' is not a count", v.escape_debug())))
+    }
+
+    /// The summary's count in column `name`.
+    fn summary_col(&self, name: &str) -> Result<Total> {
         let header = summary_header();
         let i = header.iter().position(|h| *h == name).expect("column") - 2;
-        number("summary", e.summary.get(i).map_or("", String::as_str))
-    };
-    // The class size.
-    let size = summary_col(CLASS_SIZE_COLUMN)?;
-    let geometry = e.run.get(GEOMETRY_IN_RUN).map_or("", String::as_str);
-    let known = boards
-        .entry(format!("{board}\n{geometry}"))
-        .or_insert_with(|| builtin_board(board, geometry));
-    let mut class_of = None;
-    match known {
-        Some((b, classes)) => {
-            let hole = b
-                .hole(start)
-                .ok()
-                .filter(|&h| b.hole_name(h) == *start)
-                .ok_or_else(|| refuse("summary", format!("{start} is not a hole of {board}")))?;
-            let at = classes
-                .iter()
-                .position(|c| c.contains(&hole))
-                .expect("class");
-            class_of = Some(at);
-            let class = &classes[at];
-            if size != class.len() as u128 {
-                return Err(refuse(
-                    "summary",
-                    format!(
-                        "start_class_size is {size}, but the start class of {start} holds {} \
-                         holes",
-                        class.len()
-                    ),
-                ));
-            }
-        }
-        None => {
+        self.number("summary", self.e.summary.get(i).map_or("", String::as_str))
+    }
+
+    /// Refuses a start class size other than the start's class's (a built-in board) or
+    /// outside 1..=MAX_HOLES (a board file); the index of the start's class on a built-in
+    /// board.
+    fn check_class_size(
+        &self,
+        boards: &mut BTreeMap<String, Option<KnownBoard>>,
+    ) -> Result<Option<usize>> {
+        let (board, start) = (&self.key.board, &self.key.start);
+        let size = self.summary_col(CLASS_SIZE_COLUMN)?;
+        let geometry = self.e.run.get(GEOMETRY_IN_RUN).map_or("", String::as_str);
+        let known = boards
+            .entry(format!("{board}\n{geometry}"))
+            .or_insert_with(|| builtin_board(board, geometry));
+        let Some((b, classes)) = known else {
             let max = crate::geometry::board::MAX_HOLES;
             if !size
                 .to_u128()
                 .is_some_and(|s| (1..=max as u128).contains(&s))
             {
-                return Err(refuse(
+                return Err(self.refuse(
                     "summary",
                     format!("start_class_size is {size}; a start class holds 1 to {max} holes"),
                 ));
             }
+            return Ok(None);
+        };
+        let hole = b
+            .hole(start)
+            .ok()
+            .filter(|&h| b.hole_name(h) == *start)
+            .ok_or_else(|| self.refuse("summary", format!("{start} is not a hole of {board}")))?;
+        let at = classes
+            .iter()
+            .position(|c| c.contains(&hole))
+            .expect("class");
+        let class = &classes[at];
+        if size != class.len() as u128 {
+            return Err(self.refuse(
+                "summary",
+                format!(
+                    "start_class_size is {size}, but the start class of {start} holds {} holes",
+                    class.len()
+                ),
+            ));
         }
+        Ok(Some(at))
     }
-    // The rows against the summary.
-    let sum = |part: &str, rows: &[Vec<String>], header: &[&str], column: &str| {
+
+    /// The sum of column `column` of `rows` (read by `header`); None past 256 bits.
+    fn sum(
+        &self,
+        part: &str,
+        rows: &[Vec<String>],
+        header: &[&str],
+        column: &str,
+    ) -> Result<Option<Total>> {
         let i = header.iter().position(|h| *h == column).expect("column") - 2;
         rows.iter().try_fold(Some(Total::ZERO), |acc, r| {
-            let v = number(part, r.get(i).map_or("", String::as_str))?;
+            let v = self.number(part, r.get(i).map_or("", String::as_str))?;
             Ok::<_, Error>(acc.and_then(|a| a.plus(v).ok()))
         })
-    };
-    let agree = |part: &str, found: Option<Total>, what: &str, column: &str| -> Result<()> {
-        let said = summary_col(column)?;
+    }
+
+    /// Refuses `found` (the rows' `what`) unless it is the summary's `column`.
+    fn agree(&self, part: &str, found: Option<Total>, what: &str, column: &str) -> Result<()> {
+        let said = self.summary_col(column)?;
         if found == Some(said) {
             return Ok(());
         }
         let found = found.map_or("2^256 or more".into(), |n| n.to_string());
-        Err(refuse(
+        Err(self.refuse(
             part,
-            format!("{what} {found}, {} says {said}", sources.summary_name),
+            format!("{what} {found}, {} says {said}", self.sources.summary_name),
         ))
-    };
-    let games = sum("pegs_left", &e.pegs_left, export::PEGS_LEFT_HEADER, "games")?;
-    agree(
-        "pegs_left",
-        games,
-        "the games per pegs left sum to",
-        "games",
-    )?;
-    let one_peg = e
-        .pegs_left
-        .iter()
-        .find(|r| r.first().is_some_and(|p| p == "1"))
-        .map_or(Ok(Total::ZERO), |r| number("pegs_left", &r[1]))?;
-    agree(
-        "pegs_left",
-        Some(one_peg),
-        "the games leaving 1 peg are",
-        "wins",
-    )?;
-    let wins = sum("finish", &e.finish, export::FINISH_HEADER, "wins")?;
-    agree("finish", wins, "the wins per finish sum to", "wins")?;
-    for (column, what) in [
-        ("games_ended", "the games ended per depth sum to"),
-        ("positions", "the positions per depth sum to"),
-        (
-            "positions_reduced",
-            "the reduced positions per depth sum to",
-        ),
-    ] {
-        let found = sum("depth", &e.depth, export::DEPTH_HEADER, column)?;
-        let against = if column == "games_ended" {
-            "games"
-        } else {
-            column
-        };
-        agree("depth", found, what, against)?;
     }
-    check_extremes(e, &refuse, &summary_col)?;
-    Ok(class_of)
-}
 
-/// Refuses rows of one pair that name a label twice (pegs left, finishing hole, jumps), a
-/// depth row with more dead ends or reduced positions than positions, and extremes in the
-/// summary other than its rows': the most pegs a dead end leaves and its games are the
-/// highest row of pegs_left.csv, the shortest game and its games the first depth with
-/// games ended, and every game's pegs left and jumps add up to the start's pegs.
-fn check_extremes(
-    e: &Entry,
-    refuse: &dyn Fn(&str, String) -> Error,
-    summary_col: &dyn Fn(&str) -> Result<Total>,
-) -> Result<()> {
-    let value = |part: &str, r: &[String], i: usize| -> Result<Total> {
-        r.get(i)
-            .and_then(|v| v.parse().ok())
-            .ok_or_else(|| refuse(part, "a row without its numbers".into()))
-    };
-    let mut seen = std::collections::BTreeSet::new();
-    for (part, rows, what) in [
-        ("pegs_left", &e.pegs_left, "pegs left"),
-        ("finish", &e.finish, "finish"),
-        ("depth", &e.depth, "jumps"),
-    ] {
-        seen.clear();
-        for r in rows.iter() {
-            let label = r.first().map_or(String::new(), |l| l.to_ascii_lowercase());
-            let label = match label.parse::<u128>() {
-                Ok(n) => n.to_string(),
-                Err(_) => label,
+    /// The rows of pegs_left, finish and depth against the summary.
+    fn check_sums(&self) -> Result<()> {
+        let e = self.e;
+        let games = self.sum("pegs_left", &e.pegs_left, export::PEGS_LEFT_HEADER, "games")?;
+        self.agree(
+            "pegs_left",
+            games,
+            "the games per pegs left sum to",
+            "games",
+        )?;
+        let one_peg = e
+            .pegs_left
+            .iter()
+            .find(|r| r.first().is_some_and(|p| p == "1"))
+            .map_or(Ok(Total::ZERO), |r| self.number("pegs_left", &r[1]))?;
+        self.agree(
+            "pegs_left",
+            Some(one_peg),
+            "the games leaving 1 peg are",
+            "wins",
+        )?;
+        let wins = self.sum("finish", &e.finish, export::FINISH_HEADER, "wins")?;
+        self.agree("finish", wins, "the wins per finish sum to", "wins")?;
+        for (column, what) in [
+            ("games_ended", "the games ended per depth sum to"),
+            ("positions", "the positions per depth sum to"),
+            (
+                "positions_reduced",
+                "the reduced positions per depth sum to",
+            ),
+        ] {
+            let found = self.sum("depth", &e.depth, export::DEPTH_HEADER, column)?;
+            let against = if column == "games_ended" {
+                "games"
+            } else {
+                column
             };
-            if !seen.insert(label.clone()) {
-                return Err(refuse(part, format!("two rows for {what} {label}")));
+            self.agree("depth", found, what, against)?;
+        }
+        Ok(())
+    }
+
+    /// Refuses rows of one pair that name a label twice (pegs left, finishing hole, jumps).
+    fn check_labels(&self) -> Result<()> {
+        let e = self.e;
+        let mut seen = std::collections::BTreeSet::new();
+        for (part, rows, what) in [
+            ("pegs_left", &e.pegs_left, "pegs left"),
+            ("finish", &e.finish, "finish"),
+            ("depth", &e.depth, "jumps"),
+        ] {
+            seen.clear();
+            for r in rows.iter() {
+                let label = r.first().map_or(String::new(), |l| l.to_ascii_lowercase());
+                let label = match label.parse::<u128>() {
+                    Ok(n) => n.to_string(),
+                    Err(_) => label,
+                };
+                if !seen.insert(label.clone()) {
+                    return Err(self.refuse(part, format!("two rows for {what} {label}")));
+                }
             }
         }
+        Ok(())
     }
-    // pegs_left.csv: (pegs, games); depth.csv: (jumps, positions, reduced, ended, dead).
-    let mut ends: Vec<(Total, Total)> = Vec::new();
-    for r in &e.pegs_left {
-        ends.push((value("pegs_left", r, 0)?, value("pegs_left", r, 1)?));
+
+    /// The number in column `i` of row `r` of file `part`.
+    fn value(&self, part: &str, r: &[String], i: usize) -> Result<Total> {
+        r.get(i)
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| self.refuse(part, "a row without its numbers".into()))
     }
-    let mut ended: Vec<(Total, Total)> = Vec::new();
-    for r in &e.depth {
-        let [jumps, positions, reduced, games, dead] =
-            [0, 1, 2, 3, 4].map(|i| value("depth", r, i));
-        let (jumps, positions, reduced, games, dead) =
-            (jumps?, positions?, reduced?, games?, dead?);
-        if reduced > positions || dead > positions {
-            return Err(refuse(
+
+    /// The (pegs, games) of pegs_left.csv, and the (jumps, games ended) of depth.csv's
+    /// rows with games ended; refuses a depth row with more dead ends or reduced positions
+    /// than positions.
+    #[allow(clippy::type_complexity)]
+    fn ends(&self) -> Result<(Vec<(Total, Total)>, Vec<(Total, Total)>)> {
+        let mut ends: Vec<(Total, Total)> = Vec::new();
+        for r in &self.e.pegs_left {
+            ends.push((
+                self.value("pegs_left", r, 0)?,
+                self.value("pegs_left", r, 1)?,
+            ));
+        }
+        // depth.csv: (jumps, positions, reduced, ended, dead).
+        let mut ended: Vec<(Total, Total)> = Vec::new();
+        for r in &self.e.depth {
+            let [jumps, positions, reduced, games, dead] =
+                [0, 1, 2, 3, 4].map(|i| self.value("depth", r, i));
+            let (jumps, positions, reduced, games, dead) =
+                (jumps?, positions?, reduced?, games?, dead?);
+            if reduced > positions || dead > positions {
+                return Err(self.refuse(
+                    "depth",
+                    format!(
+                        "after {jumps} jumps: {positions} positions, but {reduced} up to \
+                         symmetry and {dead} dead ends"
+                    ),
+                ));
+            }
+            if !games.is_zero() {
+                ended.push((jumps, games));
+            }
+        }
+        Ok((ends, ended))
+    }
+
+    /// Refuses extremes in the summary other than its rows': the most pegs a dead end
+    /// leaves and its games are the highest row of pegs_left.csv, the shortest game and its
+    /// games the first depth with games ended, and every game's pegs left and jumps add up
+    /// to the start's pegs.
+    fn check_extremes(&self) -> Result<()> {
+        let (ends, ended) = self.ends()?;
+        let (Some(&most), Some(&fewest)) = (ends.iter().max(), ends.iter().min()) else {
+            return Ok(());
+        };
+        let (Some(&first), Some(&last)) = (ended.iter().min(), ended.iter().max()) else {
+            return Ok(());
+        };
+        let said = [
+            ("max_dead_end_pegs", most.0, "pegs_left"),
+            ("max_dead_end_games", most.1, "pegs_left"),
+            ("shortest_game_jumps", first.0, "depth"),
+            ("shortest_game_games", first.1, "depth"),
+        ];
+        for (column, found, part) in said {
+            let s = self.summary_col(column)?;
+            if s != found {
+                return Err(self.refuse(
+                    part,
+                    format!("{column} is {s} in the summary, {found} by its rows"),
+                ));
+            }
+        }
+        if most.0.plus(first.0).ok() != fewest.0.plus(last.0).ok() {
+            return Err(self.refuse(
                 "depth",
                 format!(
-                    "after {jumps} jumps: {positions} positions, but {reduced} up to symmetry \
-                     and {dead} dead ends"
+                    "games ending after {} and {} jumps leave {} and {} pegs: not one start's",
+                    first.0, last.0, most.0, fewest.0
                 ),
             ));
         }
-        if !games.is_zero() {
-            ended.push((jumps, games));
-        }
+        Ok(())
     }
-    let (Some(&most), Some(&fewest)) = (ends.iter().max(), ends.iter().min()) else {
-        return Ok(());
-    };
-    let (Some(&first), Some(&last)) = (ended.iter().min(), ended.iter().max()) else {
-        return Ok(());
-    };
-    let said = [
-        ("max_dead_end_pegs", most.0, "pegs_left"),
-        ("max_dead_end_games", most.1, "pegs_left"),
-        ("shortest_game_jumps", first.0, "depth"),
-        ("shortest_game_games", first.1, "depth"),
-    ];
-    for (column, found, part) in said {
-        let s = summary_col(column)?;
-        if s != found {
-            return Err(refuse(
-                part,
-                format!("{column} is {s} in the summary, {found} by its rows"),
-            ));
-        }
-    }
-    if most.0.plus(first.0).ok() != fewest.0.plus(last.0).ok() {
-        return Err(refuse(
-            "depth",
-            format!(
-                "games ending after {} and {} jumps leave {} and {} pegs: not one start's",
-                first.0, last.0, most.0, fewest.0
-            ),
-        ));
-    }
-    Ok(())
 }

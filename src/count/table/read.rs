@@ -198,83 +198,112 @@ impl Table {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Table::default()),
             Err(e) => return Err(Error::input(format!("cannot read {}: {e}", path.display()))),
         };
-        let bad = |what: &str| {
-            Error::input(format!(
-                "{} was not written by pegsol table: {what}",
-                path.display()
-            ))
-        };
-        let doc: Value = serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
+        let file = JsonFile { path: &path };
+        let doc: Value = serde_json::from_str(&text).map_err(|e| file.bad(&e.to_string()))?;
         let pairs = doc
             .get("pairs")
             .and_then(Value::as_array)
-            .ok_or_else(|| bad("no \"pairs\" array"))?;
+            .ok_or_else(|| file.bad("no \"pairs\" array"))?;
         let mut table = Table::default();
         for p in pairs {
-            let field = |name: &str| -> Result<String> {
-                p.get(name)
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-                    .ok_or_else(|| bad(&format!("a pair without \"{name}\"")))
-            };
-            let key = Key::new(&field("board")?, &field("start")?);
-            // One CSV row (the columns after board and start) from a JSON object.
-            let row = |name: &str, o: &Value, header: &[&str]| -> Result<Vec<String>> {
-                header[2..]
-                    .iter()
-                    .map(|h| {
-                        o.get(*h)
-                            .map(cell_text)
-                            .ok_or_else(|| bad(&format!("\"{name}\" without \"{h}\"")))
-                    })
-                    .collect()
-            };
-            let object = |name: &str, header: &[&str]| -> Result<Vec<String>> {
-                let o = p.get(name).ok_or_else(|| bad(&format!("no \"{name}\"")))?;
-                row(name, o, header)
-            };
-            let list = |name: &str, header: &[&str]| -> Result<Vec<Vec<String>>> {
-                p.get(name)
-                    .and_then(Value::as_array)
-                    .ok_or_else(|| bad(&format!("no \"{name}\" array")))?
-                    .iter()
-                    .map(|o| row(name, o, header))
-                    .collect()
-            };
-            let entry = Entry {
-                summary: object("summary", &summary_header())?,
-                pegs_left: list("pegs_left", export::PEGS_LEFT_HEADER)?,
-                finish: list("finish", export::FINISH_HEADER)?,
-                depth: list("depth", export::DEPTH_HEADER)?,
-                // A table written before the last columns of runs.csv: those are empty.
-                run: {
-                    let o = p.get("run").ok_or_else(|| bad("no \"run\""))?;
-                    let mut padded = o.clone();
-                    if let Some(m) = padded.as_object_mut() {
-                        for h in &RUNS_HEADER[RUNS_HEADER.len() - 2..] {
-                            m.entry(*h).or_insert(Value::String(String::new()));
-                        }
-                    }
-                    row("run", &padded, RUNS_HEADER)?
-                },
-            };
-            let where_ = path.display().to_string();
-            check_counts(&where_, &summary_header(), &key, &entry.summary)?;
-            for (rows, header) in [
-                (&entry.pegs_left, export::PEGS_LEFT_HEADER),
-                (&entry.finish, export::FINISH_HEADER),
-                (&entry.depth, export::DEPTH_HEADER),
-            ] {
-                for row in rows {
-                    check_counts(&where_, header, &key, row)?;
-                }
-            }
+            let (key, entry) = file.pair(p)?;
+            file.check_pair_counts(&key, &entry)?;
             if table.entries.contains_key(&key) {
-                return Err(bad(&format!("a second pair {} {}", key.board, key.start)));
+                return Err(file.bad(&format!("a second pair {} {}", key.board, key.start)));
             }
             table.entries.insert(key, entry);
         }
         Ok(table)
+    }
+}
+
+/// table.json being read ([`Table::load_all`]).
+struct JsonFile<'a> {
+    path: &'a Path,
+}
+
+impl JsonFile<'_> {
+    /// The refusal of a file that pegsol table did not write.
+    fn bad(&self, what: &str) -> Error {
+        Error::input(format!(
+            "{} was not written by pegsol table: {what}",
+            self.path.display()
+        ))
+    }
+
+    /// The key and entry of one of the file's pairs, each of its objects read as the CSV
+    /// row it stands for.
+    fn pair(&self, p: &Value) -> Result<(Key, Entry)> {
+        let field = |name: &str| -> Result<String> {
+            p.get(name)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .ok_or_else(|| self.bad(&format!("a pair without \"{name}\"")))
+        };
+        let key = Key::new(&field("board")?, &field("start")?);
+        let object = |name: &str, header: &[&str]| -> Result<Vec<String>> {
+            let o = p
+                .get(name)
+                .ok_or_else(|| self.bad(&format!("no \"{name}\"")))?;
+            self.row(name, o, header)
+        };
+        let list = |name: &str, header: &[&str]| -> Result<Vec<Vec<String>>> {
+            p.get(name)
+                .and_then(Value::as_array)
+                .ok_or_else(|| self.bad(&format!("no \"{name}\" array")))?
+                .iter()
+                .map(|o| self.row(name, o, header))
+                .collect()
+        };
+        let entry = Entry {
+            summary: object("summary", &summary_header())?,
+            pegs_left: list("pegs_left", export::PEGS_LEFT_HEADER)?,
+            finish: list("finish", export::FINISH_HEADER)?,
+            depth: list("depth", export::DEPTH_HEADER)?,
+            run: self.run_row(p)?,
+        };
+        Ok((key, entry))
+    }
+
+    /// One CSV row (the columns after board and start) from a JSON object.
+    fn row(&self, name: &str, o: &Value, header: &[&str]) -> Result<Vec<String>> {
+        header[2..]
+            .iter()
+            .map(|h| {
+                o.get(*h)
+                    .map(cell_text)
+                    .ok_or_else(|| self.bad(&format!("\"{name}\" without \"{h}\"")))
+            })
+            .collect()
+    }
+
+    /// A pair's runs.csv row. A table written before the last columns of runs.csv: those
+    /// are empty.
+    fn run_row(&self, p: &Value) -> Result<Vec<String>> {
+        let o = p.get("run").ok_or_else(|| self.bad("no \"run\""))?;
+        let mut padded = o.clone();
+        if let Some(m) = padded.as_object_mut() {
+            for h in &RUNS_HEADER[RUNS_HEADER.len() - 2..] {
+                m.entry(*h).or_insert(Value::String(String::new()));
+            }
+        }
+        self.row("run", &padded, RUNS_HEADER)
+    }
+
+    /// Refuses a pair whose rows hold something other than counts ([`check_counts`]).
+    fn check_pair_counts(&self, key: &Key, entry: &Entry) -> Result<()> {
+        let where_ = self.path.display().to_string();
+        check_counts(&where_, &summary_header(), key, &entry.summary)?;
+        for (rows, header) in [
+            (&entry.pegs_left, export::PEGS_LEFT_HEADER),
+            (&entry.finish, export::FINISH_HEADER),
+            (&entry.depth, export::DEPTH_HEADER),
+        ] {
+            for row in rows {
+                check_counts(&where_, header, key, row)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -286,11 +315,9 @@ fn cell_text(v: &Value) -> String {
     }
 }
 
-/// Bytes of memory that reading a table takes for each byte of its files, rounded up
-/// (measured on 29 November 2026 by `report`'s peak; docs/experiments.md, "Limits the
-/// process cannot see in /proc/meminfo, and the last bad-input gaps"): CSV, a depth.csv of 55 MB
-/// took 473 MB (8.6 a byte); JSON, a compact table.json of 21 MB took 414 MB (19.7; the
-/// same indented, 40 MB, 429 MB).
+/// Bytes of memory that reading a table takes for each byte of its files, rounded up from
+/// `report`'s peak (docs/experiments.md, "Limits the process cannot see in /proc/meminfo,
+/// and the last bad-input gaps", and "Figures that were in code comments").
 const CSV_READ_BYTES_PER_BYTE: u64 = 10;
 const JSON_READ_BYTES_PER_BYTE: u64 = 24;
 

@@ -333,9 +333,10 @@ impl<'a, K: Bits> Search<'a, K> {
         let frontier = std::mem::take(&mut self.sides[i].frontier);
         let side = &self.sides[i];
         let depth = side.depth + 1;
-        // The new positions are weighed as they are found, not only once all are: tri:8's
-        // depth 9 found 44 million (350 MB) for a limit of 300 MB before the check below
-        // refused them. A chunk that finds the room gone stops the others.
+        // The new positions are weighed as they are found, not only once all are: a layer
+        // can pass the limit before a check after it (tri:8's depth 9: docs/experiments.md,
+        // "Figures that were in code comments"). A chunk that finds the room gone stops
+        // the others.
         let room = self.max_bytes.saturating_sub(self.bytes_needed(i, 0));
         let taken = AtomicU64::new(0);
         let full = AtomicBool::new(false);
@@ -517,15 +518,15 @@ impl<'a, K: Bits> Search<'a, K> {
     /// (at least: a search stopped early has not found them all).
     fn memory_error(&self, depth: usize, bytes: u64, new: usize) -> Error {
         let (need, limit) = crate::memory::human_apart(bytes, self.max_bytes);
-        Error::Memory(format!(
-            "the fewest-moves search needs more than {} at depth {depth} ({} positions \
-             stored, {} new at least), more than the memory limit ({}) allows; raise \
-             --max-memory",
-            need,
-            self.sides.iter().map(|s| s.dist.len()).sum::<usize>(),
-            new,
-            limit
-        ))
+        Error::memory_limit(
+            self.board.name(),
+            "the fewest-moves search needs",
+            &limit,
+            &format!(
+                "; {need} at depth {depth}: {} positions stored, {new} new at least",
+                self.sides.iter().map(|s| s.dist.len()).sum::<usize>(),
+            ),
+        )
     }
 
     /// The bytes the tables and frontiers need once side `i` holds `new` more positions.
@@ -561,7 +562,6 @@ impl<'a, K: Bits> Search<'a, K> {
     /// game if it is proved the fewest, and whether the limit cut the search short (then
     /// `best` is `None`: no game has at most `limit` moves, and a longer one may exist).
     fn run(mut self) -> Result<(MinMoves, bool)> {
-        let trace = crate::observe::tracing();
         let mut best = self.meet(0);
         let mut cut = false;
         loop {
@@ -581,40 +581,51 @@ impl<'a, K: Bits> Search<'a, K> {
                 cut = true;
                 break;
             }
-            // Expand the side whose next layer promises to be smaller.
-            let next = |s: &Side<K>| s.next_size();
-            let i = usize::from(next(&self.sides[1]) < next(&self.sides[0]));
-            let found = if a + b + 1 >= self.limit {
-                // The last layer within the limit: look its positions up, store none.
-                let found = self.probe(i)?;
-                if trace {
-                    crate::observe::trace(&format!(
-                        "side {i} depth {}: probed, {}",
-                        self.sides[i].depth,
-                        found.map_or("no meeting".to_string(), |(t, _)| format!(
-                            "a game of {t} moves"
-                        ))
-                    ));
-                }
-                found
-            } else {
-                self.expand(i)?;
-                if trace {
-                    crate::observe::trace(&format!(
-                        "side {i} depth {}: {} new, {} stored",
-                        self.sides[i].depth,
-                        self.sides[i].frontier.len(),
-                        self.sides[i].dist.len()
-                    ));
-                }
-                self.meet(i)
-            };
-            if let Some((t, x)) = found
+            if let Some((t, x)) = self.grow()?
                 && best.is_none_or(|(bt, _)| t < bt)
             {
                 best = Some((t, x));
             }
         }
+        Ok((self.result(best), cut))
+    }
+
+    /// Grows the side whose next layer promises to be smaller by one move, and returns its
+    /// best meeting with the other side. The last layer within the limit is only probed:
+    /// its positions are looked up, none stored.
+    fn grow(&mut self) -> Result<Option<(usize, K)>> {
+        let trace = crate::observe::tracing();
+        let (a, b) = (self.sides[0].depth, self.sides[1].depth);
+        let next = |s: &Side<K>| s.next_size();
+        let i = usize::from(next(&self.sides[1]) < next(&self.sides[0]));
+        if a + b + 1 >= self.limit {
+            let found = self.probe(i)?;
+            if trace {
+                crate::observe::trace(&format!(
+                    "side {i} depth {}: probed, {}",
+                    self.sides[i].depth,
+                    found.map_or("no meeting".to_string(), |(t, _)| format!(
+                        "a game of {t} moves"
+                    ))
+                ));
+            }
+            return Ok(found);
+        }
+        self.expand(i)?;
+        if trace {
+            crate::observe::trace(&format!(
+                "side {i} depth {}: {} new, {} stored",
+                self.sides[i].depth,
+                self.sides[i].frontier.len(),
+                self.sides[i].dist.len()
+            ));
+        }
+        Ok(self.meet(i))
+    }
+
+    /// The search's result from its best meeting (`t` moves through `x`), if any: the
+    /// game through `x`, the positions stored and how the proof went.
+    fn result(&self, best: Option<(usize, K)>) -> MinMoves {
         let positions = self.sides.iter().map(|s| s.dist.len()).sum();
         let depths = (self.sides[0].depth, self.sides[1].depth);
         let best = best.map(|(t, x)| {
@@ -634,7 +645,7 @@ impl<'a, K: Bits> Search<'a, K> {
             Some(_) => format!(", pruned by Merson regions at {} moves", self.limit),
             None => String::new(),
         };
-        let result = MinMoves {
+        MinMoves {
             best,
             positions,
             depths,
@@ -645,8 +656,7 @@ impl<'a, K: Bits> Search<'a, K> {
                 depths.0,
                 depths.1
             ),
-        };
-        Ok((result, cut))
+        }
     }
 
     /// A game from a start to `pos` in `d_f(pos)` moves: the start and the steps.
