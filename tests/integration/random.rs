@@ -79,10 +79,12 @@ fn the_exact_odds_match_a_plain_recursion_on_small_boards() {
 /// figure in units of `2^-FIXED_BITS`.
 fn within(fixed: &Prob, shortfall: u128, value: &Prob) -> bool {
     let one = BigUint::from(1u8) << FIXED_BITS;
-    assert!(!fixed.exact && fixed.den == one);
-    // fixed.num / 2^124 <= p / q <= (fixed.num + shortfall) / 2^124
-    let scaled = &value.num * &one;
-    &fixed.num * &value.den <= scaled && scaled <= (&fixed.num + shortfall) * &value.den
+    assert!(!fixed.exact);
+    // fixed <= p / q <= fixed + shortfall / 2^124
+    let (f, d) = (&fixed.num, &fixed.den);
+    let low = f * &value.den <= &value.num * d;
+    let high = &value.num * d * &one <= (f * &one + d * shortfall) * &value.den;
+    low && high
 }
 
 /// The engine's fixed point (a sweep carrying masses) against the exact fractions on every
