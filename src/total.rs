@@ -296,6 +296,16 @@ impl Total {
         debug_assert_eq!(q.0 * U256::from(d), self.0);
         q
     }
+
+    /// `self / d` rounded down, for a small `d` (the random player's mass of an orbit
+    /// shared among its positions).
+    #[inline]
+    pub(crate) fn div_floor(self, d: u64) -> Total {
+        match self.to_u128() {
+            Some(n) => Total::from(n / u128::from(d)),
+            None => Total(self.0 / U256::from(d)),
+        }
+    }
 }
 
 impl From<u128> for Total {

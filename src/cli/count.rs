@@ -5,7 +5,7 @@ use super::{print, timing};
 use crate::analysis::solvable::{Finish, SolveOptions};
 use crate::count::cluster::{Cluster, Session};
 use crate::count::export;
-use crate::count::random::{quickest_loss, random_player};
+use crate::count::random::{EXACT_HOLES, engine_odds, quickest_loss, random_player};
 use crate::count::sweep::{self, CountOptions};
 use crate::error::Result;
 use crate::output::files;
@@ -22,7 +22,8 @@ pub(super) struct CountArgs {
     #[arg(long, value_name = "DIR")]
     csv: Option<PathBuf>,
     /// Also compute how hard the start is: the random player's odds (exact fractions on
-    /// boards of up to 21 holes, fixed point with a stated bound elsewhere) and the
+    /// boards of up to 21 holes; elsewhere fixed point with a stated bound, from a second
+    /// sweep of the engine with the same threads, memory and work directory) and the
     /// quickest loss. The summary gains their lines; with --csv, summary.csv gains four
     /// columns and random.csv and random_finish.csv are written too.
     #[arg(long)]
@@ -64,11 +65,16 @@ fn count(args: CountArgs, cluster: Cluster) -> Result<i32> {
         .into_iter()
         .next()
         .expect("one start, one result");
+    // Past exact fractions the random player is a second sweep of the engine, which every
+    // rank takes part in; its folder in the work directory is its own.
+    let engine = (args.random && board.holes() > EXACT_HOLES)
+        .then(|| engine_odds(&board, &[start], &opts))
+        .transpose()?;
     if !first {
         return Ok(0);
     }
     let random = if args.random {
-        Some(how_hard(&args, &board, start, opts.max_memory)?)
+        Some(how_hard(&args, &board, start, engine, &opts)?)
     } else {
         None
     };
@@ -128,18 +134,22 @@ fn how_hard(
     args: &CountArgs,
     board: &crate::geometry::board::Board,
     start: crate::geometry::board::Pegs,
-    max_memory: u64,
+    engine: Option<Vec<crate::count::random::Odds>>,
+    opts: &CountOptions,
 ) -> Result<(
     crate::count::random::Odds,
     crate::count::random::QuickestLoss,
 )> {
     let solve = SolveOptions {
         threads: args.run.threads,
-        max_memory,
+        max_memory: opts.max_memory,
         progress: false,
         reachable: false,
     };
-    let odds = random_player(board, start, max_memory)?;
+    let odds = match engine {
+        Some(mut odds) => odds.pop().expect("one start, one result"),
+        None => random_player(board, start, opts)?,
+    };
     let quick = quickest_loss(board, start, Finish::Any, &solve)?;
     Ok((odds, quick))
 }

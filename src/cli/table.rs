@@ -32,6 +32,11 @@ pub(super) struct TableArgs {
     /// File format.
     #[arg(long, value_enum, default_value = "csv")]
     format: table::Format,
+    /// Also compute how hard each start is, as `count --random` does: summary.csv gains its
+    /// four columns, and random.csv and random_finish.csv are written (table.json: the same
+    /// fields). Pairs already in DIR without them are counted again.
+    #[arg(long)]
+    random: bool,
     #[command(flatten)]
     pub(super) run: RunArgs,
     #[command(flatten)]
@@ -73,7 +78,7 @@ fn table(args: TableArgs, command_line: &[String], cluster: Cluster) -> Result<i
         files::check_whole(dir, &table_files())?;
     }
     let clock = Instant::now();
-    let report = match table::run_batch(&plan, &opts) {
+    let report = match table::run_batch_with_random(&plan, &opts, args.random) {
         Err(Error::Interrupted) => {
             // One line: the error's own, with where the finished pairs are, if any.
             if let Some(dir) = &args.csv

@@ -230,7 +230,7 @@ pub const RANDOM_FILES: [&str; 6] = [
 /// use pegsol::analysis::solvable::{Finish, SolveOptions};
 /// let b = Board::from_spec("tri:5").unwrap();
 /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
-/// let odds = random_player(&b, b.default_start(), 1 << 30).unwrap();
+/// let odds = random_player(&b, b.default_start(), &Default::default()).unwrap();
 /// let quick = quickest_loss(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
 /// let files = pegsol::count::export::random_files(&[c], &[(odds, quick)]).unwrap();
 /// let names: Vec<&str> = files.iter().map(|f| f.0).collect();

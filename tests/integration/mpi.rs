@@ -328,3 +328,29 @@ fn ranks_on_one_machine_share_the_default_budget() {
         }
     }
 }
+
+/// The random player past exact fractions on 2 ranks, in memory and with every layer on
+/// disk (one work directory per rank): random.csv and random_finish.csv equal the
+/// single-process run's, byte for byte.
+#[test]
+fn ranks_give_the_random_players_bytes() {
+    let Some(bin) = mpi_binary() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let args = ["count", "--board", "tri:7", "--hole", "a1", "--random"];
+    let want = tmp.path().join("single");
+    single(&args, &want);
+    let disk = ["--work-dir", "w-{rank}", "--max-memory", "64M"];
+    for (i, extra) in [&[][..], &disk[..]].iter().enumerate() {
+        let out = tmp.path().join(format!("mpi-{i}"));
+        let mut all = args.to_vec();
+        all.extend_from_slice(extra);
+        all.extend(["-j", "1", "--quiet", "--csv", out.to_str().unwrap()]);
+        ok(
+            mpirun(&bin, 2, &all, tmp.path()).output().unwrap(),
+            &format!("{all:?} on 2 ranks"),
+        );
+        for f in ["random.csv", "random_finish.csv", "summary.csv"] {
+            assert_eq!(read(&want.join(f)), read(&out.join(f)), "{extra:?}: {f}");
+        }
+    }
+}

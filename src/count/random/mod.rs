@@ -10,11 +10,14 @@
 //!   tri:6): each layer's masses are numerators over a common denominator, the product of
 //!   the lcm of each earlier layer's numbers of jumps, so every share is an integer;
 //!   fractions are reduced at the end.
-//! - **Fixed point** elsewhere: masses in units of `2^-124` ([`FIXED_BITS`]), each share
-//!   rounded down. No mass is made, and what the floors lose is exactly the whole (`2^124`
-//!   units) less the sum of the games' tallies: [`Odds::shortfall`]. Each figure is low by
-//!   at most that many units (the expected pegs by at most the start's pegs times it), and
-//!   the sums are sums of integers: the same for any order, so for any `--threads`.
+//! - **Fixed point** elsewhere, in the counting engine ([`engine_odds`], a sweep of
+//!   [`Weight::Random`]): masses in units of `2^-124` ([`FIXED_BITS`]), each share rounded
+//!   down. No mass is made, so every figure is at or below its true value, and what the
+//!   floors lose is exactly the whole (`2^124` units) less the sum of the masses of every
+//!   ending: [`Odds::shortfall`]. Each probability is therefore low by at most that many
+//!   units (the expected pegs by at most the start's pegs times it). The sums are sums of
+//!   integers: the same bytes for any `--threads`, `--max-memory`, layers on disk and MPI
+//!   ranks.
 //!
 //! The **quickest loss** ([`quickest`]): for a start from which a win is possible, the
 //! fewest jumps after which no one-peg finish is possible any more, and the number of jump
@@ -31,8 +34,11 @@ mod sweep;
 pub use fraction::{DIGITS, FIXED_BITS, Prob};
 pub use quickest::{QuickestLoss, quickest_loss};
 
-use crate::error::Result;
+use crate::count::stats::Counts;
+use crate::count::sweep::{CountOptions, Weight, sweep_weighted};
+use crate::error::{Error, Result};
 use crate::geometry::board::{Board, Pegs};
+use crate::total::Total;
 use num_bigint::BigUint;
 use num_traits::One;
 
@@ -62,11 +68,10 @@ pub struct Odds {
     pub win: Prob,
     /// The expected number of pegs left.
     pub expected_pegs: Prob,
-    /// Fixed point: the units of `2^-FIXED_BITS` lost to rounding down, by which each
-    /// probability may fall short (0 when exact).
+    /// Fixed point: the units of `2^-FIXED_BITS` lost to rounding down (`2^124` less the
+    /// sum of the masses of every ending), by which each probability may fall short, and
+    /// the expected pegs by at most `start_pegs` times it; 0 when exact.
     pub shortfall: u128,
-    /// Floor divisions performed (0 when exact).
-    pub divisions: u64,
 }
 
 impl Odds {
@@ -76,33 +81,86 @@ impl Odds {
     }
 }
 
-/// The random player's odds on `board` from `start`, within `max_memory` bytes.
+/// The random player's odds on `board` from `start`: exact fractions on boards of up to
+/// [`EXACT_HOLES`] holes (an in-memory sweep within `opts.max_memory`), the counting
+/// engine's fixed point elsewhere ([`engine_odds`], with `opts` as a count takes them).
 ///
 /// ```
 /// use pegsol::{geometry::board::Board, count::random::random_player};
 /// let b = Board::from_spec("tri:4").unwrap();
-/// let odds = random_player(&b, b.default_start(), 1 << 30).unwrap();
+/// let odds = random_player(&b, b.default_start(), &Default::default()).unwrap();
 /// assert!(odds.exact());
 /// // Every game ends: the probabilities of the numbers of pegs left add up to 1.
 /// let all = odds.pegs_left.iter().fold(pegsol::count::random::Prob::zero(), |a, (_, p)| a.plus(p));
 /// assert_eq!(all.fraction(), "1/1");
 /// ```
-pub fn random_player(board: &Board, start: Pegs, max_memory: u64) -> Result<Odds> {
+pub fn random_player(board: &Board, start: Pegs, opts: &CountOptions) -> Result<Odds> {
     let (holes, pegs) = (board.holes(), start.count_ones());
     if holes <= EXACT_HOLES {
         let swept = if holes <= 64 {
-            sweep::sweep::<u64, BigUint>(board, start, max_memory)?
+            sweep::sweep::<u64, BigUint>(board, start, opts.max_memory)?
         } else {
-            sweep::sweep::<u128, BigUint>(board, start, max_memory)?
+            sweep::sweep::<u128, BigUint>(board, start, opts.max_memory)?
         };
         return Ok(exact_odds(board, start, pegs, swept));
     }
-    let swept = if holes <= 64 {
-        sweep::sweep::<u64, u128>(board, start, max_memory)?
-    } else {
-        sweep::sweep::<u128, u128>(board, start, max_memory)?
-    };
-    Ok(fixed_odds(board, start, pegs, swept))
+    let mut odds = engine_odds(board, &[start], opts)?;
+    Ok(odds.pop().expect("one start, one result"))
+}
+
+/// The random player's odds from each of `starts` (as [`crate::count::sweep::count_many`]
+/// takes them), in fixed point from one sweep of the counting engine carrying masses
+/// ([`Weight::Random`]) with `opts`: on disk, resumable and under MPI as a count is. On any
+/// board, exact fractions or not.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, count::random::{engine_odds, random_player}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let fixed = &engine_odds(&b, &[b.default_start()], &Default::default()).unwrap()[0];
+/// let exact = random_player(&b, b.default_start(), &Default::default()).unwrap();
+/// // Low by at most the shortfall: 0.00686175588768131 (1 in 146).
+/// assert!(!fixed.exact() && fixed.win.to_f64() <= exact.win.to_f64());
+/// assert_eq!(fixed.win.decimal()[..12], exact.win.decimal()[..12]);
+/// ```
+pub fn engine_odds(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result<Vec<Odds>> {
+    let swept = sweep_weighted(board, starts, opts, Weight::Random)?;
+    if let Some(work) = &swept.work {
+        crate::count::disk::remove_work(work)?;
+    }
+    starts
+        .iter()
+        .zip(&swept.counts)
+        .map(|(&start, c)| odds_from_masses(board, start, c))
+        .collect()
+}
+
+/// The odds from `start` in a random sweep's statistics ([`Weight::Random`]): each
+/// layer's games ended are the masses that end with that many pegs, the wins by hole the
+/// masses that end there.
+pub fn odds_from_masses(board: &Board, start: Pegs, masses: &Counts) -> Result<Odds> {
+    let whole = Total::from(1u128 << FIXED_BITS);
+    let units = |t: Total| BigUint::from_bytes_le(&t.to_le_bytes());
+    let ended = Total::sum(masses.layers.iter().map(|l| l.games_ended))?;
+    let shortfall = (ended <= whole)
+        .then(|| whole.low_u128() - ended.low_u128())
+        .ok_or_else(|| {
+            Error::Overflow(format!(
+                "the random player's masses add up to {ended}, past 2^124"
+            ))
+        })?;
+    let pegs = masses.start_pegs as u32;
+    let pegs_left = masses
+        .layers
+        .iter()
+        .rev()
+        .filter(|l| !l.games_ended.is_zero())
+        .map(|l| (pegs - l.jumps as u32, Prob::fixed(units(l.games_ended))))
+        .collect();
+    let mut holes = vec![Prob::fixed(BigUint::ZERO); board.holes()];
+    for (name, mass) in &masses.finish {
+        holes[board.hole(name)?] = Prob::fixed(units(*mass));
+    }
+    Ok(finish_odds(board, start, pegs, pegs_left, holes, shortfall))
 }
 
 /// Odds from an exact sweep: layer `d`'s numerators over the product of the scales before.
@@ -127,34 +185,7 @@ fn exact_odds(board: &Board, start: Pegs, pegs: u32, s: sweep::Swept<BigUint>) -
     for (hole, mass, size) in s.finish {
         holes[hole] = holes[hole].plus(&Prob::exact(mass, &last * size));
     }
-    finish_odds(board, start, pegs, pegs_left, holes, 0, 0)
-}
-
-/// Odds from a fixed-point sweep; the shortfall is the whole less the games' tallies, plus
-/// what sharing one-peg orbits among their holes rounds down.
-fn fixed_odds(board: &Board, start: Pegs, pegs: u32, s: sweep::Swept<u128>) -> Odds {
-    let whole = 1u128 << FIXED_BITS;
-    let tallied: u128 = s.ended.iter().sum();
-    let mut shortfall = whole - tallied;
-    let pegs_left: Vec<(u32, Prob)> = s
-        .ended
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| **n > 0)
-        .map(|(d, &n)| (pegs - d as u32, Prob::fixed(n.into())))
-        .rev()
-        .collect();
-    // Each hole lies in one orbit: sharing that orbit's mass rounds its row down by less
-    // than one unit more.
-    if s.finish.iter().any(|(_, m, n)| m % u128::from(*n) != 0) {
-        shortfall += 1;
-    }
-    let mut units = vec![0u128; board.holes()];
-    for (hole, mass, size) in s.finish {
-        units[hole] += mass / u128::from(size);
-    }
-    let holes = units.into_iter().map(|u| Prob::fixed(u.into())).collect();
-    finish_odds(board, start, pegs, pegs_left, holes, shortfall, s.divisions)
+    finish_odds(board, start, pegs, pegs_left, holes, 0)
 }
 
 /// The figures derived from the pegs left and the finishing holes: the win, the expected
@@ -166,9 +197,8 @@ fn finish_odds(
     pegs_left: Vec<(u32, Prob)>,
     holes: Vec<Prob>,
     shortfall: u128,
-    divisions: u64,
 ) -> Odds {
-    let exact = shortfall == 0 && divisions == 0;
+    let exact = pegs_left.iter().all(|(_, p)| p.exact);
     let zero = if exact {
         Prob::zero()
     } else {
@@ -198,7 +228,6 @@ fn finish_odds(
         win,
         expected_pegs,
         shortfall,
-        divisions,
     }
 }
 
@@ -213,7 +242,7 @@ pub const RANDOM_FINISH_HEADER: &[&str] = &["board", "start", "finish", "probabi
 /// ```
 /// use pegsol::{geometry::board::Board, count::random::{random_player, csv_rows}};
 /// let b = Board::from_spec("tri:5").unwrap();
-/// let odds = random_player(&b, b.default_start(), 1 << 30).unwrap();
+/// let odds = random_player(&b, b.default_start(), &Default::default()).unwrap();
 /// let (pegs, finish) = csv_rows(&odds);
 /// assert_eq!(pegs[0][..3], ["tri:5", "a1", "1"]);
 /// assert_eq!(finish[0][..3], ["tri:5", "a1", "a1"]);
@@ -262,7 +291,7 @@ pub fn one_in(p: &Prob) -> String {
 /// ```
 /// use pegsol::{geometry::board::Board, count::random::{random_player, summary_lines}};
 /// let b = Board::from_spec("tri:5").unwrap();
-/// let odds = random_player(&b, b.default_start(), 1 << 30).unwrap();
+/// let odds = random_player(&b, b.default_start(), &Default::default()).unwrap();
 /// let text = summary_lines(&odds, None);
 /// assert!(text.starts_with("random player wins   0."));
 /// assert!(text.contains("(1 in 146; exact)"));

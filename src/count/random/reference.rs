@@ -13,7 +13,7 @@ use std::collections::HashMap;
 /// use pegsol::{geometry::board::Board, count::random::{random_player, reference}};
 /// let b = Board::from_spec("tri:5").unwrap();
 /// let (pegs, holes) = reference::random_player(&b, b.default_start());
-/// let odds = random_player(&b, b.default_start(), 1 << 30).unwrap();
+/// let odds = random_player(&b, b.default_start(), &Default::default()).unwrap();
 /// assert_eq!((pegs, holes), (odds.pegs_left, odds.finish));
 /// ```
 pub fn random_player(board: &Board, start: Pegs) -> (ByPegs, ByHole) {

@@ -6,11 +6,10 @@
 //! the representative stand for the children of the orbit, so the orbit's mass divided
 //! among its representative's jumps, each share added to the child's orbit, is the mass of
 //! the next layer; two jumps into one child orbit just add. A mass is an integer: a
-//! numerator over the layer's common denominator ([`Mass`] for [`BigUint`], exact), or a
-//! fixed-point value in units of `2^-FIXED_BITS` divided with the floor (`u128`). Both are
-//! sums of integers: exact and independent of the order of the additions.
+//! numerator over the layer's common denominator ([`Mass`] for [`BigUint`]), so the sums are
+//! exact and independent of the order of the additions. Past exact fractions the counting
+//! engine carries the masses in fixed point ([`crate::count::sweep::Weight::Random`]).
 
-use super::fraction::FIXED_BITS;
 use crate::error::{Error, Result};
 use crate::geometry::bits::Bits;
 use crate::geometry::board::{Board, Pegs};
@@ -63,31 +62,6 @@ impl Mass for BigUint {
     }
 }
 
-/// Fixed point in units of `2^-FIXED_BITS`, each share rounded down.
-impl Mass for u128 {
-    fn whole() -> Self {
-        1 << FIXED_BITS
-    }
-    fn scale(_: &[bool]) -> u64 {
-        1
-    }
-    fn share(&self, jumps: u32, _: u64) -> Self {
-        self / u128::from(jumps)
-    }
-    fn add(&mut self, other: &Self) -> Result<()> {
-        *self = self
-            .checked_add(*other)
-            .ok_or_else(|| Error::Overflow("a random player's mass exceeds 2^128".into()))?;
-        Ok(())
-    }
-    fn is_zero(&self) -> bool {
-        *self == 0
-    }
-    fn bytes(&self) -> usize {
-        48
-    }
-}
-
 /// What the sweep yields, in the mass's units.
 pub(super) struct Swept<M> {
     /// Per layer `d`: the mass of the games that end there (after `d` jumps).
@@ -98,8 +72,6 @@ pub(super) struct Swept<M> {
     /// One-peg dead ends: (hole, the orbit's mass, the number of holes of its orbit, among
     /// which the mass is shared equally), once per hole.
     pub(super) finish: Vec<(usize, M, u64)>,
-    /// Floor divisions performed (fixed point): each rounds one share down.
-    pub(super) divisions: u64,
 }
 
 /// Sweeps the random player from `start` on `board`, within `max_memory` bytes.
@@ -116,7 +88,6 @@ pub(super) fn sweep<K: Bits, M: Mass>(
         ended: Vec::new(),
         scales: Vec::new(),
         finish: Vec::new(),
-        divisions: 0,
     };
     let mut jumps = vec![0u32; board.jumps().len()];
     while !layer.is_empty() {
@@ -154,7 +125,6 @@ pub(super) fn sweep<K: Bits, M: Mass>(
                 ended.add(&mass)?;
                 continue;
             }
-            out.divisions += u64::from(legal > 1);
             let share = mass.share(legal as u32, scale);
             for &j in &jumps[..legal] {
                 let child = moves.canonical_child(&img, j as usize);

@@ -3,12 +3,12 @@
 //! from then on ([`Sweep::disk_layer`]).
 
 use super::expand::Sweep;
-use super::lanes::{Codec, Lane, Wide};
+use super::lanes::{Codec, Lane, Mass, Wide};
 use super::plan::{Budget, batch_units, guess_next, guess_on_disk, stays_narrow};
 use super::run::{Current, LayerDone, Run, checkpoint, rank_dir};
 use super::shard::Out;
 use super::tally::LayerAcc;
-use super::{CountOptions, DEFAULT_WORK_DIR, SHARDS, Swept};
+use super::{CountOptions, DEFAULT_WORK_DIR, SHARDS, Swept, Weight};
 use crate::count::disk::Work;
 use crate::count::stats::Counts;
 use crate::error::Result;
@@ -25,6 +25,21 @@ impl<K: Bits, const N: usize> Sweep<'_, K, N> {
     /// are rare, then wide ones (not where narrow lanes would only be padding).
     pub(super) fn run<C: Codec<K>>(&self, codec: &C, opts: &CountOptions) -> Result<Swept> {
         let mut run = self.new_run::<C>(opts);
+        if self.weight == Weight::Random {
+            // Masses take one lane width from the start ([`Mass`]).
+            let (current, jumps) = match self.resume(codec, &mut run)? {
+                Some((files, _)) => {
+                    let layer = files.layer;
+                    (Current::Disk(files), layer)
+                }
+                None => {
+                    let whole = 1u128 << crate::count::random::FIXED_BITS;
+                    (Current::Memory(self.seed(codec, &opts.cluster, whole)?), 0)
+                }
+            };
+            self.layers::<Mass, C>(codec, current, jumps, false, &mut run, opts)?;
+            return self.finish(run, opts);
+        }
         let can_narrow = size_of::<(C::S, [u32; N])>() < size_of::<(C::S, [Wide; N])>();
         let (current, jumps, narrow) = match self.resume(codec, &mut run)? {
             Some((files, narrow)) => {
@@ -32,7 +47,7 @@ impl<K: Bits, const N: usize> Sweep<'_, K, N> {
                 (Current::Disk(files), layer, narrow && can_narrow)
             }
             None => (
-                Current::Memory(self.seed(codec, &opts.cluster)?),
+                Current::Memory(self.seed::<u64, C>(codec, &opts.cluster, 1)?),
                 0,
                 can_narrow,
             ),
@@ -55,11 +70,16 @@ impl<K: Bits, const N: usize> Sweep<'_, K, N> {
             .clone()
             .unwrap_or_else(|| PathBuf::from(DEFAULT_WORK_DIR));
         let name = format!(
-            "{} from {}{}",
+            "{} from {}{}{}",
             self.board.name(),
             self.start_names(),
             if opts.stop_at_dead_end {
                 " to the first dead end"
+            } else {
+                ""
+            },
+            if self.weight == Weight::Random {
+                ", random player"
             } else {
                 ""
             }

@@ -2,10 +2,11 @@
 //! representative into its children, and the positions up to the whole group.
 
 use super::SHARDS;
+use super::Weight;
 use super::lanes::{Codec, Key, Lane};
 use super::shard::{Out, Shard, split};
 use super::tally::LayerAcc;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::geometry::bits::Bits;
 use crate::geometry::board::{Board, Pegs};
 use crate::geometry::moves::{MAX_GROUP, MoveTable};
@@ -39,6 +40,8 @@ pub(super) struct Sweep<'a, K: Bits, const N: usize> {
     /// last start map to themselves.
     pub(super) fwd: Vec<[usize; N]>,
     pub(super) inv: Vec<[usize; N]>,
+    /// What travels along the jumps: counts, or the random player's masses.
+    pub(super) weight: Weight,
 }
 
 impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
@@ -83,7 +86,13 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             moves,
             fwd,
             inv,
+            weight: Weight::Count,
         }
+    }
+
+    /// The same sweep carrying `weight` along the jumps.
+    pub(super) fn with_weight(self, weight: Weight) -> Self {
+        Sweep { weight, ..self }
     }
 
     pub(super) fn new_tables<S: Key, L: Lane>() -> Vec<Shard<S, L, N>> {
@@ -147,7 +156,25 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             jumps[legal] = j as u32;
             legal += 1;
         });
-        self.push_children(codec, &img, &jumps[..legal], &low, high, out, keep);
+        if L::MASS {
+            // The random player: each jump takes the mass over the number of jumps,
+            // rounded down (every member of the orbit has as many). Masses never pass
+            // their lane ([`super::lanes::Mass`]).
+            if high.is_some() {
+                return Err(Error::Overflow(format!(
+                    "a random player's mass at position {:#x} exceeds 2^128",
+                    pos.to_u128()
+                )));
+            }
+            // A share rounded down to nothing is not pushed: no entry of a layer is
+            // without mass (a checkpoint's check refuses one), and it would add nothing.
+            let shared = low.map(|m| L::low(m.wide() / legal.max(1) as u128));
+            if shared.iter().any(|&m| m != L::ZERO) {
+                self.push_children(codec, &img, &jumps[..legal], &shared, None, out, keep);
+            }
+        } else {
+            self.push_children(codec, &img, &jumps[..legal], &low, high, out, keep);
+        }
         // The orbit count of start `q`, and whether it is zero.
         let total = |q: usize| match &sums {
             Some((total, _, _)) => total[q],
@@ -157,7 +184,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             Some((total, _, _)) => total[q].is_zero(),
             None => lo[q] == L::ZERO && hi.is_none_or(|hi| hi[q].is_zero()),
         };
-        let mask = self.tally(pos, &img, stab, moved, unreached, total, acc)?;
+        let mask = self.tally(pos, &img, stab, moved, unreached, total, L::MASS, acc)?;
         if outer == h {
             return Ok(K::zero());
         }
@@ -255,8 +282,8 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     /// Tallies the position `pos` of images `img` and symmetries `stab` into `acc`: each
     /// distinct position `img[i]` of its orbit is reached from start `k` by as many
     /// sequences as `pos` is from start `inv[i][k]` (that pair orbit's count `total`, over
-    /// its size), and is a dead end when no jump was `moved`. Returns the mask of the
-    /// starts that reach it.
+    /// its size, rounded down for the random player's masses: `floor`), and is a dead end
+    /// when no jump was `moved`. Returns the mask of the starts that reach it.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn tally(
@@ -267,6 +294,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         moved: bool,
         unreached: impl Fn(usize) -> bool,
         total: impl Fn(usize) -> Total,
+        floor: bool,
         acc: &mut LayerAcc<N>,
     ) -> Result<u128> {
         let h = self.moves.subgroup_order();
@@ -291,7 +319,12 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 acc.positions[k] += 1;
                 if !moved {
                     let keep = stab.iter().filter(|&&x| self.fwd[x][q] == q).count();
-                    let each = total(q).div_exact((h / keep) as u64);
+                    let size = (h / keep) as u64;
+                    let each = if floor {
+                        total(q).div_floor(size)
+                    } else {
+                        total(q).div_exact(size)
+                    };
                     acc.dead_ends[k] += 1;
                     acc.games_ended[k] = acc.games_ended[k].plus(each)?;
                     acc.least_end[k] = acc.least_end[k].min(img[i].to_u128());

@@ -152,12 +152,14 @@ impl<K: Bits, const N: usize> Sweep<'_, K, N> {
         opts: &CountOptions,
     ) -> Result<LayerFiles> {
         let entries: u64 = current.iter().map(|t| t.len() as u64).sum();
+        // About 4 bytes a count as varints; a mass about 16.
+        let lane_bytes = if L::MASS { 16 } else { 4 };
         // Checked before the folder is made, so that a refusal leaves nothing behind.
         self.check_disk(
             run,
             opts,
             0,
-            entries.saturating_mul((size_of::<S>() + 4 * N) as u64),
+            entries.saturating_mul((size_of::<S>() + lane_bytes * N) as u64),
             layer,
         )?;
         run.work_dir()?;

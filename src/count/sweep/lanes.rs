@@ -16,6 +16,11 @@ pub(super) trait Lane:
     Copy + Default + Ord + num_traits::ConstZero + Send + Sync + Debug + 'static
 {
     const BITS: u32;
+    /// Whether the lane holds the random player's masses ([`Mass`]) rather than counts:
+    /// [`super::expand::Sweep::expand`] then shares a position's mass among its jumps and
+    /// its orbit's positions, rounding down. Known at compile time, so a count's
+    /// expansion holds no trace of it.
+    const MASS: bool = false;
     /// The low `BITS` bits of `x`.
     fn low(x: u128) -> Self;
     fn wide(self) -> u128;
@@ -112,6 +117,77 @@ impl Lane for Wide {
     }
 }
 
+/// A mass of the random player (DESIGN.md, "How hard is each board"): an integer
+/// in units of `2^-124` ([`crate::count::random::FIXED_BITS`]), stored at 4-byte alignment
+/// so that beside a 4-byte key an entry takes 20 bytes. A start's mass, `2^124`, only ever
+/// divides, and a layer's masses from one start add up to at most it, so a lane never
+/// carries; one that did would make a high part, which the expansion refuses as an
+/// overflow ([`super::expand::Sweep::expand`]).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+#[repr(C, packed(4))]
+pub(super) struct Mass(pub(super) u128);
+
+impl Debug for Mass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let v = self.0;
+        v.fmt(f)
+    }
+}
+
+impl Ord for Mass {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let (a, b) = (self.0, other.0);
+        a.cmp(&b)
+    }
+}
+
+impl PartialOrd for Mass {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::ops::Add for Mass {
+    type Output = Mass;
+    fn add(self, other: Mass) -> Mass {
+        let (a, b) = (self.0, other.0);
+        Mass(a + b)
+    }
+}
+
+impl num_traits::Zero for Mass {
+    fn zero() -> Self {
+        Mass(0)
+    }
+    fn is_zero(&self) -> bool {
+        let v = self.0;
+        v == 0
+    }
+}
+
+impl num_traits::ConstZero for Mass {
+    const ZERO: Self = Mass(0);
+}
+
+impl Lane for Mass {
+    const BITS: u32 = u128::BITS;
+    const MASS: bool = true;
+    #[inline]
+    fn low(x: u128) -> Self {
+        Mass(x)
+    }
+    #[inline]
+    fn wide(self) -> u128 {
+        self.0
+    }
+    #[inline]
+    fn add(self, other: Self) -> (Self, bool) {
+        let (a, b) = (self.0, other.0);
+        let (sum, carry) = a.overflowing_add(b);
+        (Mass(sum), carry)
+    }
+}
+
 /// A key as a shard's table stores it (hashed also by the sparse map of high parts), and
 /// as a layer file keeps it: its low `size_of::<Self>()` bytes.
 pub(super) trait Key: SlotKey + Default + Hash + Send + Sync + 'static {
@@ -178,6 +254,16 @@ impl Codec<u64> for Packed {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn masses_take_twenty_bytes_beside_a_packed_key_and_flag_a_carry() {
+        assert_eq!(size_of::<(u32, [Mass; 1])>(), 20);
+        assert_eq!(size_of::<(u64, [Mass; 2])>(), 40);
+        const { assert!(Mass::MASS && !<Wide as Lane>::MASS && !<u32 as Lane>::MASS) };
+        let whole = Mass::low(1 << 124);
+        assert_eq!(Lane::add(whole, whole), (Mass(1 << 125), false));
+        assert_eq!(Lane::add(Mass(u128::MAX), Mass(2)), (Mass(1), true));
+    }
 
     #[test]
     fn packed_keys_split_and_join_back() {

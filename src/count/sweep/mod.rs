@@ -92,6 +92,19 @@ pub struct CountOptions {
     pub defer_cleanup: bool,
 }
 
+/// What a sweep carries along each jump sequence.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Weight {
+    /// The number of sequences: the games' counts.
+    #[default]
+    Count,
+    /// The random player's probability, in units of `2^-124`
+    /// ([`crate::count::random::FIXED_BITS`]): each start weighs `2^124`, and a position
+    /// shares its weight among its jumps, rounding down. The statistics' "games" are then
+    /// masses ([`sweep_weighted`]).
+    Random,
+}
+
 /// The work directory of a sweep whose layers outgrow memory when none is given.
 pub const DEFAULT_WORK_DIR: &str = "pegsol-work";
 
@@ -170,6 +183,34 @@ pub struct Swept {
 /// assert_eq!((s.counts[0].wins(), s.before.millis), (29_760.into(), 0));
 /// ```
 pub fn sweep_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result<Swept> {
+    sweep_weighted(board, starts, opts, Weight::Count)
+}
+
+/// [`sweep_many`] carrying `weight` along the jumps. With [`Weight::Random`], each
+/// layer's `games_ended` is the random player's mass that ends there (the probability of
+/// ending with that many pegs, in units of `2^-124`), and `finish` the mass that ends with
+/// one peg on each hole; every figure is a sum of masses rounded down on the way, and what
+/// the roundings lost is `2^124` less the sum of the layers' masses
+/// ([`crate::count::random::engine_odds`] turns them into odds). The same bytes for any
+/// threads, memory budget, layers on disk and ranks.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, count::sweep::{sweep_weighted, CountOptions, Weight}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let s = sweep_weighted(&b, &[b.default_start()], &CountOptions::default(), Weight::Random)
+///     .unwrap();
+/// // The mass of the games ending with one peg (13 jumps from a1), in units of 2^-124:
+/// // the random player wins 0.00686175588768131... of its games (exactly
+/// // 232443128903009/33875167334400000), the floors losing far less than 10^-15.
+/// let wins = s.counts[0].layers[13].games_ended.to_f64() / 2f64.powi(124);
+/// assert!((wins - 232443128903009.0 / 33875167334400000.0).abs() < 1e-15);
+/// ```
+pub fn sweep_weighted(
+    board: &Board,
+    starts: &[Pegs],
+    opts: &CountOptions,
+    weight: Weight,
+) -> Result<Swept> {
     let n = starts.len();
     if n == 0 || n > max_starts(board) {
         return Err(Error::input(format!(
@@ -214,7 +255,7 @@ pub fn sweep_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result
     let packed = Packed::new(board.holes(), SHARDS);
     if n == 1 && bits(1) <= 64 {
         return pool.install(|| {
-            let sweep = Sweep::<u64, 1>::new(board, starts);
+            let sweep = Sweep::<u64, 1>::new(board, starts).with_weight(weight);
             match &packed {
                 Some(packed) => sweep.run(packed, opts),
                 None => sweep.run(&Whole, opts),
@@ -227,7 +268,11 @@ pub fn sweep_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result
                 && n <= $lanes
                 && bits($lanes) <= 64
             {
-                return pool.install(|| Sweep::<u64, $lanes>::new(board, starts).run(packed, opts));
+                return pool.install(|| {
+                    Sweep::<u64, $lanes>::new(board, starts)
+                        .with_weight(weight)
+                        .run(packed, opts)
+                });
             }
         )*};
     }
@@ -235,7 +280,11 @@ pub fn sweep_many(board: &Board, starts: &[Pegs], opts: &CountOptions) -> Result
         ($($lanes:literal)*) => {$(
             if n <= $lanes {
                 debug_assert!(bits($lanes) <= 128);
-                return pool.install(|| Sweep::<u128, $lanes>::new(board, starts).run(&Whole, opts));
+                return pool.install(|| {
+                    Sweep::<u128, $lanes>::new(board, starts)
+                        .with_weight(weight)
+                        .run(&Whole, opts)
+                });
             }
         )*};
     }

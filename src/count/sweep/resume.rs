@@ -1,11 +1,11 @@
 //! Resuming a sweep: its identity in the work directory, the checks a checkpoint passes
 //! before it is trusted, and the seed of layer 0 when there is none.
 
-use super::SHARDS;
 use super::expand::Sweep;
-use super::lanes::{Codec, Key};
+use super::lanes::{Codec, Key, Lane};
 use super::run::Run;
 use super::shard::Frozen;
+use super::{SHARDS, Weight};
 use crate::count::cluster::Cluster;
 use crate::count::disk::{Identity, LayerFiles, Progress, ShardReader};
 use crate::error::Result;
@@ -33,9 +33,13 @@ impl<K: Bits, const N: usize> Sweep<'_, K, N> {
                 .map(|&s| Bits::to_u128(s))
                 .collect::<Vec<_>>(),
             &format!(
-                "{} keys of {} bytes, {N} lanes, {SHARDS} shards{}",
+                "{} keys of {} bytes, {N} lanes{}, {SHARDS} shards{}",
                 std::any::type_name::<C>(),
                 size_of::<C::S>(),
+                match self.weight {
+                    Weight::Count => "",
+                    Weight::Random => " of the random player's masses",
+                },
                 match cluster.size() {
                     1 => String::new(),
                     k => format!(", those of rank {} of {k}", cluster.rank()),
@@ -166,22 +170,24 @@ impl<K: Bits, const N: usize> Sweep<'_, K, N> {
     }
 
     /// Layer 0: each start is one sequence (the empty one) into the orbit of the pair
-    /// (start, start), in the lane of the start's canonical form. Only this rank's shards.
-    pub(super) fn seed<C: Codec<K>>(
+    /// (start, start), in the lane of the start's canonical form, weighing `one` (1 for a
+    /// count, the whole mass for the random player). Only this rank's shards.
+    pub(super) fn seed<L: Lane, C: Codec<K>>(
         &self,
         codec: &C,
         cluster: &Cluster,
-    ) -> Result<Vec<Frozen<C::S, u64, N>>> {
-        let mut first_layer = Self::new_tables::<C::S, u64>();
+        one: u128,
+    ) -> Result<Vec<Frozen<C::S, L, N>>> {
+        let mut first_layer = Self::new_tables::<C::S, L>();
         let h = self.moves.subgroup_order();
         for &s in &self.starts {
             let canon = *self.moves.images(s, h)[..h].iter().min().expect("identity");
             let slot = self.starts.iter().position(|&x| x == canon);
-            let mut one = [0u64; N];
-            one[slot.expect("H maps starts to starts")] = 1;
+            let mut lanes = [L::ZERO; N];
+            lanes[slot.expect("H maps starts to starts")] = L::low(one);
             let (shard, key) = codec.split(canon);
             if cluster.owns(shard) {
-                first_layer[shard].add_low(key, &one)?;
+                first_layer[shard].add_low(key, &lanes)?;
             }
         }
         Ok(first_layer.into_iter().map(Frozen::new).collect())

@@ -4,8 +4,10 @@ use super::groups::{Group, group_sweeps, relabel};
 use super::model::{CLASS_SIZE_COLUMN, Entry, Format, Table, summary_header};
 use super::plan::{Key, Pair};
 use super::prepare::{boards_of, check_class_sizes, check_start_classes, open_table, pending};
+use crate::analysis::solvable::{Finish, SolveOptions};
 use crate::count::cluster::Cluster;
 use crate::count::disk;
+use crate::count::random::{self, Odds, QuickestLoss};
 use crate::count::sweep::{self, CountOptions};
 use crate::error::{Error, Result};
 use crate::geometry::board::Board;
@@ -103,11 +105,45 @@ pub struct BatchReport {
 /// assert_eq!(again.table, first.table);
 /// ```
 pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
+    run_batch_with_random(plan, opts, false)
+}
+
+/// [`run_batch`], and with `random` the random player's odds and the quickest loss of every
+/// pair too (`table --random`): exact fractions on boards of up to
+/// [`random::EXACT_HOLES`] holes, elsewhere a sweep of the engine carrying masses from
+/// each pair's start ([`crate::count::sweep::Weight::Random`]): the rows of
+/// `count --random`. Pairs already in the table without them are counted again.
+///
+/// ```
+/// # use pegsol::count::table::{self, BatchOptions, Format};
+/// # let opts = BatchOptions {
+/// #     threads: 1,
+/// #     max_memory: pegsol::memory::default_budget(),
+/// #     progress: false,
+/// #     dir: None,
+/// #     format: Format::Csv,
+/// #     command: String::new(),
+/// #     work_dir: None,
+/// #     keep_work: false,
+/// #     max_disk: None,
+/// #     cluster: Default::default(),
+/// #     cancel: None,
+/// # };
+/// let plan = table::plan(&["tri:5".into()], &[]).unwrap();
+/// let t = table::run_batch_with_random(&plan, &opts, true).unwrap().table;
+/// let a1 = &t.entries[&table::Key::new("tri:5", "a1")];
+/// assert_eq!(a1.random_summary[..1], ["0.00686175588768131"]); // 1 in 146, exact
+/// ```
+pub fn run_batch_with_random(
+    plan: &[Pair],
+    opts: &BatchOptions,
+    random: bool,
+) -> Result<BatchReport> {
     let first = opts.cluster.rank() == 0;
     let (mut table, _lock) = open_table(opts, first)?;
     let boards = boards_of(plan, &table, opts)?;
     check_class_sizes(plan, &table, opts)?;
-    let todo = pending(plan, &table, opts);
+    let todo = pending(plan, &table, opts, random);
     let skipped = plan.len() - todo.len();
     let bar = observe::meter(todo.len() as u64, "pairs", opts.progress);
     let mut computed = 0;
@@ -133,8 +169,8 @@ pub fn run_batch(plan: &[Pair], opts: &BatchOptions) -> Result<BatchReport> {
                 .map(|m| m.pair.start.as_str())
                 .collect();
             bar.message(format!("{} from {}", board.name(), names.join(", ")));
-            let (peak, work) =
-                sweep_group(board, &group, opts, &mut table).inspect_err(|_| bar.abandon())?;
+            let (peak, work) = sweep_group(board, &group, opts, random, &mut table)
+                .inspect_err(|_| bar.abandon())?;
             peak_bytes = peak_bytes.max(peak);
             if let Some(dir) = &opts.dir
                 && first
@@ -163,6 +199,7 @@ fn sweep_group(
     board: &Board,
     group: &Group,
     opts: &BatchOptions,
+    random: bool,
     table: &mut Table,
 ) -> Result<(Option<u64>, Option<PathBuf>)> {
     let count_opts = CountOptions {
@@ -188,6 +225,11 @@ fn sweep_group(
         .collect();
     let done = sweep::sweep_many(board, &starts, &count_opts)?;
     let (counts, before, work) = (done.counts, done.before, done.work);
+    let mut odds = if random {
+        random_odds(board, group, &count_opts)?
+    } else {
+        Vec::new()
+    };
     // A sweep resumed from a checkpoint adds what its earlier processes spent.
     let secs = clock.elapsed().as_secs_f64() + before.millis as f64 / 1e3;
     let peak = memory::peak_rss().max((before.peak_rss > 0).then_some(before.peak_rss));
@@ -203,14 +245,60 @@ fn sweep_group(
         swept.join(" "),
         board.geometry(),
     ];
-    for m in &group.members {
+    for (i, m) in group.members.iter().enumerate() {
         let counts = relabel(board, &counts[m.slot], m.pair.hole, m.symmetry);
-        table.entries.insert(
-            Key::new(&m.pair.board, &m.pair.start),
-            Entry::new(&counts, m.pair.class_size, run.clone()),
-        );
+        let mut entry = Entry::new(&counts, m.pair.class_size, run.clone());
+        if let Some((odds, quick)) = odds.get_mut(i).and_then(Option::take) {
+            entry = entry.with_random(&odds, &quick);
+        }
+        table
+            .entries
+            .insert(Key::new(&m.pair.board, &m.pair.start), entry);
     }
     Ok((peak, work))
+}
+
+/// The random player's odds and the quickest loss of each member of `group`, in order,
+/// as `count --random` gives them from the pair's start: exact fractions on boards of up to
+/// [`random::EXACT_HOLES`] holes; elsewhere a sweep of the engine carrying masses from that
+/// start alone, run as `opts` runs the count. One start at a time, not the group's starts
+/// together: the floors of a fixed-point sweep depend on the orbits it merges, which
+/// depend on the starts swept together, and so a table's rows are the same bytes as
+/// `count --random`'s. None on ranks other than 0, which write nothing (every rank takes
+/// part in the sweeps).
+fn random_odds(
+    board: &Board,
+    group: &Group,
+    opts: &CountOptions,
+) -> Result<Vec<Option<(Odds, QuickestLoss)>>> {
+    let first = opts.cluster.rank() == 0;
+    let solve = SolveOptions {
+        threads: opts.threads,
+        max_memory: opts.max_memory,
+        progress: false,
+        reachable: false,
+    };
+    let mut out = Vec::new();
+    for m in &group.members {
+        let start = board.start_with_empty(&[m.pair.hole]);
+        let odds = if board.holes() > random::EXACT_HOLES {
+            let mut odds = random::engine_odds(board, &[start], opts)?;
+            odds.pop().expect("one start, one result")
+        } else if first {
+            random::random_player(board, start, opts)?
+        } else {
+            out.push(None);
+            continue;
+        };
+        let quick = if first {
+            random::quickest_loss(board, start, Finish::Any, &solve)?
+        } else {
+            out.push(None);
+            continue;
+        };
+        out.push(Some((odds, quick)));
+    }
+    Ok(out)
 }
 
 /// Quotes a command line for the shell, so it can be pasted back.

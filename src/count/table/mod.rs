@@ -32,7 +32,10 @@ mod prepare;
 mod read;
 mod write;
 
-pub use batch::{BatchOptions, BatchReport, git_commit, run_batch, shell_words, summary_text};
+pub use batch::{
+    BatchOptions, BatchReport, git_commit, run_batch, run_batch_with_random, shell_words,
+    summary_text,
+};
 pub use groups::{Group, Member, group_sweeps};
 pub use model::{CLASS_SIZE_COLUMN, Entry, Format, JSON_FILE, RUNS_HEADER, Table, summary_header};
 pub use plan::{Key, Pair, expand_boards, plan};

@@ -2,6 +2,7 @@
 
 use super::plan::Key;
 use crate::count::export::{self, CsvRows};
+use crate::count::random::{self, Odds, QuickestLoss};
 use crate::count::stats::Counts;
 use crate::geometry::board::Board;
 use std::collections::BTreeMap;
@@ -83,6 +84,13 @@ pub struct Entry {
     pub depth: Vec<Vec<String>>,
     /// runs.csv: the values after board and start.
     pub run: Vec<String>,
+    /// With the random player (`table --random`): summary.csv's values of
+    /// [`export::RANDOM_SUMMARY_COLUMNS`], after `start_class_size`; empty without.
+    pub random_summary: Vec<String>,
+    /// random.csv rows (pegs left, probability, exact).
+    pub random: Vec<Vec<String>>,
+    /// random_finish.csv rows (finish, probability, exact).
+    pub random_finish: Vec<Vec<String>>,
 }
 
 impl Entry {
@@ -110,7 +118,45 @@ impl Entry {
             finish: strip(rows.finish),
             depth: strip(rows.depth),
             run,
+            ..Entry::default()
         }
+    }
+
+    /// The entry with the random player's odds and the quickest loss from its start: the
+    /// rows `count --random` writes.
+    ///
+    /// ```
+    /// use pegsol::{count::{count, table::Entry, CountOptions}, geometry::Board};
+    /// use pegsol::count::random::{random_player, quickest_loss};
+    /// use pegsol::analysis::solvable::{Finish, SolveOptions};
+    /// let b = Board::from_spec("tri:5").unwrap();
+    /// let c = count(&b, b.default_start(), &CountOptions::default()).unwrap();
+    /// let odds = random_player(&b, b.default_start(), &Default::default()).unwrap();
+    /// let quick = quickest_loss(&b, b.default_start(), Finish::Any, &SolveOptions::default()).unwrap();
+    /// let e = Entry::new(&c, 3, vec![]).with_random(&odds, &quick);
+    /// assert_eq!(e.random_summary[0], "0.00686175588768131"); // 1 in 146
+    /// assert_eq!(e.random_summary[2..], ["3", "14"]); // the quickest loss
+    /// assert_eq!(e.random_finish[0][0], "a1"); // 6,816 of the wins end there
+    /// assert_eq!(e.random_finish[0][2].split('/').count(), 2); // exact: p/q
+    /// ```
+    pub fn with_random(self, odds: &Odds, quick: &QuickestLoss) -> Entry {
+        let strip = |rows: Vec<Vec<String>>| -> Vec<Vec<String>> {
+            rows.into_iter().map(|r| r[2..].to_vec()).collect()
+        };
+        let (pegs, finish) = random::csv_rows(odds);
+        let mut random_summary = vec![odds.win.decimal(), odds.expected_pegs.decimal()];
+        random_summary.extend(quick.cells());
+        Entry {
+            random_summary,
+            random: strip(pegs),
+            random_finish: strip(finish),
+            ..self
+        }
+    }
+
+    /// Whether the entry has the random player's figures.
+    pub fn has_random(&self) -> bool {
+        !self.random_summary.is_empty()
     }
 
     /// Whether the entry holds what every count has: its summary, a row of depth.csv (the
@@ -180,7 +226,7 @@ pub fn summary_header() -> Vec<&'static str> {
 
 /// The five files of one table in CSV format, runs.csv last, as (name, header, key
 /// columns + field accessor).
-type FileSpec = (
+pub(super) type FileSpec = (
     &'static str,
     Vec<&'static str>,
     fn(&Entry) -> Vec<Vec<String>>,
@@ -202,7 +248,36 @@ pub(super) fn csv_files() -> Vec<FileSpec> {
     ]
 }
 
+/// The header of a table's summary.csv with the random player's columns
+/// ([`export::RANDOM_SUMMARY_COLUMNS`]) after `start_class_size`.
+pub(super) fn random_summary_header() -> Vec<&'static str> {
+    let mut h = summary_header();
+    h.extend_from_slice(export::RANDOM_SUMMARY_COLUMNS);
+    h
+}
+
+/// The random player's two files of a table, written before runs.csv when any pair has
+/// the random player's figures, as (name, header, rows of an entry).
+pub(super) fn random_files() -> [FileSpec; 2] {
+    [
+        ("random.csv", random::RANDOM_HEADER.to_vec(), |e| {
+            e.random.clone()
+        }),
+        (
+            "random_finish.csv",
+            random::RANDOM_FINISH_HEADER.to_vec(),
+            |e| e.random_finish.clone(),
+        ),
+    ]
+}
+
 impl Table {
+    /// Whether any pair has the random player's figures: then summary.csv has its columns
+    /// (empty for the pairs without) and random.csv and random_finish.csv are written.
+    pub fn has_random(&self) -> bool {
+        self.entries.values().any(Entry::has_random)
+    }
+
     /// The built-in board that the pairs named `name` were counted on: None for a board
     /// file's name, or when the pairs record another geometry (runs.csv's
     /// `board_geometry`: a board file named `english.txt` is keyed `english`), or a name

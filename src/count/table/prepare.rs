@@ -94,13 +94,19 @@ pub(super) fn check_class_sizes(plan: &[Pair], table: &Table, opts: &BatchOption
     Ok(())
 }
 
-/// The pairs of the plan the table does not hold yet: rank 0's table decides, for every
-/// rank.
-pub(super) fn pending<'p>(plan: &'p [Pair], table: &Table, opts: &BatchOptions) -> Vec<&'p Pair> {
-    let pending: Vec<u8> = plan
-        .iter()
-        .map(|p| u8::from(!table.contains(&p.board, &p.start)))
-        .collect();
+/// The pairs of the plan the table does not hold yet, or, with `random`, holds without the
+/// random player's figures: rank 0's table decides, for every rank.
+pub(super) fn pending<'p>(
+    plan: &'p [Pair],
+    table: &Table,
+    opts: &BatchOptions,
+    random: bool,
+) -> Vec<&'p Pair> {
+    let left = |p: &Pair| match table.entries.get(&Key::new(&p.board, &p.start)) {
+        None => true,
+        Some(e) => random && !e.has_random(),
+    };
+    let pending: Vec<u8> = plan.iter().map(|p| u8::from(left(p))).collect();
     let pending = opts.cluster.all_gather(&pending).swap_remove(0);
     plan.iter()
         .zip(&pending)
@@ -126,7 +132,7 @@ pub(super) fn check_start_classes(
         if let Some(other) = class
             .iter()
             .map(|&h| board.hole_name(h))
-            .find(|name| table.contains(&p.board, name))
+            .find(|name| *name != p.start && table.contains(&p.board, name))
         {
             return Err(Error::input(format!(
                 "{} already holds {} from {other}, which is in the same start class as {}; \

@@ -2,10 +2,11 @@
 
 use super::check::{Sources, check_counts, check_entry, check_run};
 use super::model::{
-    Entry, Format, JSON_FILE, RUNS_HEADER, Table, csv_files, runs_headers_before, summary_header,
+    Entry, Format, JSON_FILE, RUNS_HEADER, Table, csv_files, random_files, random_summary_header,
+    runs_headers_before, summary_header,
 };
 use super::plan::Key;
-use crate::count::export;
+use crate::count::{export, random};
 use crate::error::{Error, Result};
 use crate::memory;
 use serde_json::Value;
@@ -142,6 +143,8 @@ impl Table {
                     }
                     Ok::<_, Error>(rows)
                 })?
+            } else if name == "summary.csv" {
+                read_summary(dir)?
             } else {
                 let rows = read_csv(&dir.join(name), &header)?;
                 for (key, row) in &rows {
@@ -179,11 +182,35 @@ impl Table {
                 };
                 match name {
                     "summary.csv" if !e.summary.is_empty() => return Err(twice(name, &key)),
-                    "summary.csv" => e.summary = row,
+                    "summary.csv" => {
+                        // The random player's cells, if the file has its columns and the
+                        // pair its figures.
+                        let short = summary_header().len() - 2;
+                        let mut row = row;
+                        let random = row.split_off(short.min(row.len()));
+                        if random.iter().any(|c| !c.is_empty()) {
+                            e.random_summary = random;
+                        }
+                        e.summary = row;
+                    }
                     "pegs_left.csv" => e.pegs_left.push(row),
                     "finish.csv" => e.finish.push(row),
                     "depth.csv" => e.depth.push(row),
                     _ => unreachable!("known files"),
+                }
+            }
+        }
+        // The random player's files, where a table has them.
+        for (name, header, _) in random_files() {
+            if !dir.join(name).exists() {
+                continue;
+            }
+            for (key, row) in read_csv(&dir.join(name), &header)? {
+                if let Some(e) = table.entries.get_mut(&key) {
+                    match name {
+                        "random.csv" => e.random.push(row),
+                        _ => e.random_finish.push(row),
+                    }
                 }
             }
         }
@@ -255,7 +282,21 @@ impl JsonFile<'_> {
                 .map(|o| self.row(name, o, header))
                 .collect()
         };
+        let random_list = |name: &str, header: &[&str]| -> Result<Vec<Vec<String>>> {
+            match p.get(name) {
+                Some(_) => list(name, header),
+                None => Ok(Vec::new()),
+            }
+        };
+        let random_summary = match p.get("random") {
+            Some(_) => object("summary", &random_summary_header())?
+                .split_off(summary_header().len() - 2),
+            None => Vec::new(),
+        };
         let entry = Entry {
+            random_summary,
+            random: random_list("random", random::RANDOM_HEADER)?,
+            random_finish: random_list("random_finish", random::RANDOM_FINISH_HEADER)?,
             summary: object("summary", &summary_header())?,
             pegs_left: list("pegs_left", export::PEGS_LEFT_HEADER)?,
             finish: list("finish", export::FINISH_HEADER)?,
@@ -305,6 +346,19 @@ impl JsonFile<'_> {
         }
         Ok(())
     }
+}
+
+/// summary.csv's rows, with the random player's columns at their end when the file has
+/// them ([`random_summary_header`]); the counts of each checked.
+fn read_summary(dir: &Path) -> Result<Vec<(Key, Vec<String>)>> {
+    let path = dir.join("summary.csv");
+    let short = summary_header();
+    let rows = read_csv(&path, &random_summary_header()).or_else(|_| read_csv(&path, &short))?;
+    for (key, row) in &rows {
+        let counts = &row[..row.len().min(short.len() - 2)];
+        check_counts(&path.display().to_string(), &short, key, counts)?;
+    }
+    Ok(rows)
 }
 
 /// A JSON value back as CSV text.

@@ -1,7 +1,10 @@
 //! Writing a table: its files' bytes, its JSON, and the atomic save.
 
-use super::model::{Format, JSON_FILE, RUNS_HEADER, Table, csv_files, summary_header};
-use crate::count::export;
+use super::model::{
+    Entry, Format, JSON_FILE, RUNS_HEADER, Table, csv_files, random_files, random_summary_header,
+    summary_header,
+};
+use crate::count::{export, random};
 use crate::error::{Error, Result};
 use crate::output::files;
 use serde_json::{Map, Value};
@@ -38,23 +41,29 @@ impl Table {
     /// ```
     pub fn files(&self, format: Format) -> Result<Vec<(&'static str, Vec<u8>)>> {
         match format {
-            Format::Csv => csv_files()
-                .into_iter()
-                .map(|(name, header, rows_of)| {
-                    let rows: Vec<Vec<String>> = self
-                        .entries
-                        .iter()
-                        .flat_map(|(k, e)| {
-                            rows_of(e).into_iter().map(move |r| {
-                                let mut row = vec![k.board.clone(), k.start.clone()];
-                                row.extend(r);
-                                row
-                            })
-                        })
-                        .collect();
-                    Ok((name, files::csv_bytes(&header, &rows)?))
-                })
-                .collect(),
+            Format::Csv => {
+                let mut specs = csv_files();
+                if self.has_random() {
+                    // summary.csv with the random player's columns (empty where a pair has
+                    // none), its two files before runs.csv.
+                    specs[0] = ("summary.csv", random_summary_header(), |e| {
+                        let mut row = e.summary.clone();
+                        if e.has_random() {
+                            row.extend(e.random_summary.iter().cloned());
+                        } else {
+                            row.resize(row.len() + export::RANDOM_SUMMARY_COLUMNS.len(), "".into());
+                        }
+                        vec![row]
+                    });
+                    let runs = specs.pop().expect("runs.csv last");
+                    specs.extend(random_files());
+                    specs.push(runs);
+                }
+                specs
+                    .into_iter()
+                    .map(|(name, header, rows_of)| Ok((name, self.csv_file(&header, rows_of)?)))
+                    .collect()
+            }
             Format::Json => {
                 let mut text = serde_json::to_string_pretty(&self.to_json())
                     .map_err(|e| Error::input(format!("cannot format JSON: {e}")))?;
@@ -62,6 +71,27 @@ impl Table {
                 Ok(vec![(JSON_FILE, text.into_bytes())])
             }
         }
+    }
+
+    /// The CSV bytes of one file: `header`, then every entry's rows (`rows_of`) after its
+    /// board and start.
+    fn csv_file(
+        &self,
+        header: &[&str],
+        rows_of: fn(&Entry) -> Vec<Vec<String>>,
+    ) -> Result<Vec<u8>> {
+        let rows: Vec<Vec<String>> = self
+            .entries
+            .iter()
+            .flat_map(|(k, e)| {
+                rows_of(e).into_iter().map(move |r| {
+                    let mut row = vec![k.board.clone(), k.start.clone()];
+                    row.extend(r);
+                    row
+                })
+            })
+            .collect();
+        files::csv_bytes(header, &rows)
     }
 
     /// The table as one JSON document: `{"pairs": [{board, start, summary, pegs_left,
@@ -110,13 +140,30 @@ impl Table {
                 let mut m = Map::new();
                 m.insert("board".into(), Value::String(k.board.clone()));
                 m.insert("start".into(), Value::String(k.start.clone()));
-                m.insert("summary".into(), object(&summary_header(), &e.summary));
+                let mut summary = object(&summary_header(), &e.summary);
+                // The random player's columns after the others (`object` skips a header's
+                // first two names).
+                let random_columns = &random_summary_header()[summary_header().len() - 2..];
+                if e.has_random()
+                    && let (Value::Object(cells), Value::Object(more)) =
+                        (&mut summary, object(random_columns, &e.random_summary))
+                {
+                    cells.extend(more);
+                }
+                m.insert("summary".into(), summary);
                 m.insert(
                     "pegs_left".into(),
                     list(export::PEGS_LEFT_HEADER, &e.pegs_left),
                 );
                 m.insert("finish".into(), list(export::FINISH_HEADER, &e.finish));
                 m.insert("depth".into(), list(export::DEPTH_HEADER, &e.depth));
+                if e.has_random() {
+                    m.insert("random".into(), list(random::RANDOM_HEADER, &e.random));
+                    m.insert(
+                        "random_finish".into(),
+                        list(random::RANDOM_FINISH_HEADER, &e.random_finish),
+                    );
+                }
                 m.insert("run".into(), object(RUNS_HEADER, &e.run));
                 Value::Object(m)
             })
