@@ -5,6 +5,7 @@ mod common;
 mod disk;
 mod docs;
 mod faults;
+mod hardness;
 mod line;
 mod min_moves;
 mod mpi;
