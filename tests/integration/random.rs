@@ -373,10 +373,10 @@ fn read_in(dir: &Path, file: &str) -> String {
 }
 
 /// summary.csv's last four cells (the random player's columns) of the row of `start`.
-fn random_cells(summary: &str, start: &str) -> Vec<String> {
+fn random_cells(summary: &str, board: &str, start: &str) -> Vec<String> {
     let row = summary
         .lines()
-        .find(|l| l.split(',').nth(1) == Some(start))
+        .find(|l| l.split(',').take(2).eq([board, start]))
         .unwrap_or_else(|| panic!("no row of {start} in {summary}"));
     let cells: Vec<String> = row.split(',').map(str::to_string).collect();
     cells[cells.len() - 4..].to_vec()
@@ -415,22 +415,22 @@ fn table_random_rows_are_count_random_rows_and_stay() {
             ),
         "{header}"
     );
-    let want = random_cells(&read_in(&c, "summary.csv"), "a2");
-    assert_eq!(random_cells(&header, "a2"), want);
-    // tri:6 (exact) added without --random: tri:7's figures stay, tri:6's cells are empty.
+    let want = random_cells(&read_in(&c, "summary.csv"), "tri:7", "a2");
+    assert_eq!(random_cells(&header, "tri:7", "a2"), want);
+    // tri:6 a2 (exact) added without --random: tri:7's figures stay, tri:6's cells are empty.
     run_in(
         dir,
-        &["table", "--board", "tri:6", "--starts", "a1", "--csv", "t"],
+        &["table", "--board", "tri:6", "--starts", "a2", "--csv", "t"],
     );
     let summary = read_in(&t, "summary.csv");
-    assert_eq!(random_cells(&summary, "a2"), want);
-    assert_eq!(random_cells(&summary, "a1"), ["", "", "", ""]);
+    assert_eq!(random_cells(&summary, "tri:7", "a2"), want);
+    assert_eq!(random_cells(&summary, "tri:6", "a2"), ["", "", "", ""]);
     assert_eq!(read_in(&c, "random.csv"), read_in(&t, "random.csv"));
     // With --random, only the pair without the figures is counted again.
     let done = pegsol()
         .current_dir(dir)
         .args([
-            "table", "--board", "tri:6", "--board", "tri:7", "--starts", "a1", "--random",
+            "table", "--board", "tri:6", "--board", "tri:7", "--starts", "a2", "--random",
         ])
         .args(["--csv", "t"])
         .assert()
@@ -442,10 +442,12 @@ fn table_random_rows_are_count_random_rows_and_stay() {
     );
     let summary = read_in(&t, "summary.csv");
     assert!(
-        random_cells(&summary, "a1")[2].parse::<u32>().is_ok(),
+        random_cells(&summary, "tri:6", "a2")[2]
+            .parse::<u32>()
+            .is_ok(),
         "{summary}"
     );
-    assert!(read_in(&t, "random.csv").contains("\ntri:6,a1,1,"));
+    assert!(read_in(&t, "random.csv").contains("\ntri:6,a2,1,"));
 }
 
 /// `table --random --format json`: each pair's summary holds the four fields and the pair

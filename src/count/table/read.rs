@@ -289,8 +289,9 @@ impl JsonFile<'_> {
             }
         };
         let random_summary = match p.get("random") {
-            Some(_) => object("summary", &random_summary_header())?
-                .split_off(summary_header().len() - 2),
+            Some(_) => {
+                object("summary", &random_summary_header())?.split_off(summary_header().len() - 2)
+            }
             None => Vec::new(),
         };
         let entry = Entry {
