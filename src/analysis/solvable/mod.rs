@@ -65,8 +65,9 @@
 //! Where the parts are, in the order a run meets them: this file holds the public API;
 //! `solver` the [`Solver`] of one run and its drive ([`Solver::solvable`],
 //! [`Solver::solvable_meet`]); `prune` the pagoda cuts; `layers` one layer from the one
-//! before ([`Solver::step_at`]); `meet` the meeting in the middle and the back pass to the
-//! start; `sums` the `N` and `W` sums; `tables` the probing structures; `reference` the
+//! before ([`Solver::step_at`]), with its buffers in `buffers` and its sorts in `sorting`;
+//! `meet` the meeting in the middle and the back pass to the start; `mirror` the mirrored
+//! meeting; `sums` the `N` and `W` sums; `tables` the probing structures; `reference` the
 //! passes of `--reachable`; `cache` the [`HintCache`] file.
 
 use super::order::JumpOrder;
@@ -81,6 +82,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod buffers;
 mod cache;
 mod layers;
 mod meet;
@@ -88,15 +90,17 @@ mod mirror;
 mod prune;
 mod reference;
 mod solver;
+mod sorting;
 mod sums;
 mod tables;
 #[cfg(test)]
 mod tests;
 
+use buffers::*;
 pub use cache::HintCache;
-use layers::*;
 use prune::*;
 use solver::*;
+use sorting::*;
 use tables::*;
 
 /// Number of shards of each layer (a power of two).
