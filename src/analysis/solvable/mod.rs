@@ -67,8 +67,9 @@
 //! [`Solver::solvable_meet`]); `prune` the pagoda cuts; `layers` one layer from the one
 //! before ([`Solver::step_at`]), with its buffers in `buffers` and its sorts in `sorting`;
 //! `meet` the meeting in the middle and the back pass to the start; `mirror` the mirrored
-//! meeting; `sums` the `N` and `W` sums; `tables` the probing structures; `reference` the
-//! passes of `--reachable`; `cache` the [`HintCache`] file.
+//! meeting; `sums` the `N` and `W` sums; `tables` the probing structures, `exchange` the
+//! same lookups shard by shard, `places` the places of a forward layer's positions and
+//! their links; `reference` the passes of `--reachable`; `cache` the [`HintCache`] file.
 
 use super::order::JumpOrder;
 use crate::error::{Error, Result, add};
@@ -84,9 +85,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 mod buffers;
 mod cache;
+mod exchange;
 mod layers;
 mod meet;
 mod mirror;
+mod places;
 mod prune;
 mod reference;
 mod solver;
@@ -98,6 +101,8 @@ mod tests;
 
 use buffers::*;
 pub use cache::HintCache;
+use exchange::*;
+use places::*;
 use prune::*;
 use solver::*;
 use sorting::*;
