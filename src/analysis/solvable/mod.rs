@@ -69,7 +69,8 @@
 //! `meet` the meeting in the middle and the back pass to the start; `mirror` the mirrored
 //! meeting; `sums` the `N` and `W` sums; `tables` the probing structures, `exchange` the
 //! same lookups shard by shard, `places` the places of a forward layer's positions and
-//! their links; `reference` the passes of `--reachable`; `cache` the [`HintCache`] file.
+//! their links; `reference` the passes of `--reachable`; `cache` the [`HintCache`] and its
+//! file.
 
 use super::order::JumpOrder;
 use crate::error::{Error, Result, add};
