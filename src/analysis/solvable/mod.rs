@@ -65,9 +65,12 @@
 //! Where the parts are, in the order a run meets them: this file holds the public API;
 //! `solver` the [`Solver`] of one run and its drive ([`Solver::solvable`],
 //! [`Solver::solvable_meet`]); `prune` the pagoda cuts; `layers` one layer from the one
-//! before ([`Solver::step_at`]); `meet` the meeting in the middle and the back pass to the
-//! start; `sums` the `N` and `W` sums; `tables` the probing structures; `reference` the
-//! passes of `--reachable`; `cache` the [`HintCache`] file.
+//! before ([`Solver::step_at`]), with its buffers in `buffers` and its sorts in `sorting`;
+//! `meet` the meeting in the middle and the back pass to the start; `mirror` the mirrored
+//! meeting; `sums` the `N` and `W` sums; `tables` the probing structures, `exchange` the
+//! same lookups shard by shard, `places` the places of a forward layer's positions and
+//! their links; `reference` the passes of `--reachable`; `cache` the [`HintCache`] and its
+//! file.
 
 use super::order::JumpOrder;
 use crate::error::{Error, Result, add};
@@ -81,22 +84,29 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod buffers;
 mod cache;
+mod exchange;
 mod layers;
 mod meet;
 mod mirror;
+mod places;
 mod prune;
 mod reference;
 mod solver;
+mod sorting;
 mod sums;
 mod tables;
 #[cfg(test)]
 mod tests;
 
+use buffers::*;
 pub use cache::HintCache;
-use layers::*;
+use exchange::*;
+use places::*;
 use prune::*;
 use solver::*;
+use sorting::*;
 use tables::*;
 
 /// Number of shards of each layer (a power of two).

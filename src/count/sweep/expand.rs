@@ -1,5 +1,7 @@
 //! The sweep of one board ([`Sweep`]) and its hot core: the expansion of one orbit
-//! representative into its children, and the positions up to the whole group.
+//! representative into its children in named steps (its stabiliser, the pair-orbit merge,
+//! the push of children or of the random player's shares; the tally of the position is in
+//! `tally.rs`), and the positions up to the whole group.
 
 use super::SHARDS;
 use super::Weight;
@@ -22,6 +24,21 @@ pub(super) fn permute<T: Copy + Default, const N: usize>(x: &[T; N], to: &[usize
         out[to[k]] = x[k];
     }
     out
+}
+
+/// The symmetries of `H` that fix `pos`, of images `img` under `H`: their numbers, in the
+/// first of the returned slots, and how many there are.
+#[inline(always)]
+fn stabiliser<K: Bits>(pos: K, img: &[K]) -> ([usize; MAX_GROUP], usize) {
+    let mut stab = [0usize; MAX_GROUP];
+    let mut fixed = 0;
+    for (i, &x) in img.iter().enumerate() {
+        if x == pos {
+            stab[fixed] = i;
+            fixed += 1;
+        }
+    }
+    (stab, fixed)
 }
 
 /// A pair-orbit merge ([`Sweep::merge_pair_orbits`]): per start, its pair orbit's count,
@@ -123,15 +140,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
     ) -> Result<K> {
         let (outer, h) = (self.moves.outer_order(), self.moves.subgroup_order());
         let img = self.moves.images(pos, outer);
-        // The symmetries of H that fix `pos`.
-        let mut stab = [0usize; MAX_GROUP];
-        let mut fixed = 0;
-        for (i, &x) in img[..h].iter().enumerate() {
-            if x == pos {
-                stab[fixed] = i;
-                fixed += 1;
-            }
-        }
+        let (stab, fixed) = stabiliser(pos, &img[..h]);
         let stab = &stab[..fixed];
         let count = |k: usize| match hi {
             Some(hi) => Total::join(lo[k].wide(), hi[k], L::BITS),
@@ -157,21 +166,7 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
             legal += 1;
         });
         if L::MASS {
-            // The random player: each jump takes the mass over the number of jumps,
-            // rounded down (every member of the orbit has as many). Masses never pass
-            // their lane ([`super::lanes::Mass`]).
-            if high.is_some() {
-                return Err(Error::Overflow(format!(
-                    "a random player's mass at position {:#x} exceeds 2^128",
-                    pos.to_u128()
-                )));
-            }
-            // A share rounded down to nothing is not pushed: no entry of a layer is
-            // without mass (a checkpoint's check refuses one), and it would add nothing.
-            let shared = low.map(|m| L::low(m.wide() / legal.max(1) as u128));
-            if shared.iter().any(|&m| m != L::ZERO) {
-                self.push_children(codec, &img, &jumps[..legal], &shared, None, out, keep);
-            }
+            self.push_shares(codec, pos, &img, &jumps[..legal], &low, high, out, keep)?;
         } else {
             self.push_children(codec, &img, &jumps[..legal], &low, high, out, keep);
         }
@@ -236,6 +231,38 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
         Ok((total, low, high))
     }
 
+    /// The random player's push of the children of `pos` (images `img`): each of the
+    /// `jumps` takes the mass `low` over the number of jumps, rounded down (every member of
+    /// the orbit has as many). Masses never pass their lane ([`super::lanes::Mass`]): a
+    /// high part `high` is an overflow.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn push_shares<L: Lane, C: Codec<K>>(
+        &self,
+        codec: &C,
+        pos: K,
+        img: &[K; MAX_GROUP],
+        jumps: &[u32],
+        low: &[L; N],
+        high: Option<&[Total; N]>,
+        out: &mut [Out<C::S, L, N>],
+        keep: &Range<usize>,
+    ) -> Result<()> {
+        if high.is_some() {
+            return Err(Error::Overflow(format!(
+                "a random player's mass at position {:#x} exceeds 2^128",
+                pos.to_u128()
+            )));
+        }
+        // A share rounded down to nothing is not pushed: no entry of a layer is
+        // without mass (a checkpoint's check refuses one), and it would add nothing.
+        let shared = low.map(|m| L::low(m.wide() / jumps.len().max(1) as u128));
+        if shared.iter().any(|&m| m != L::ZERO) {
+            self.push_children(codec, img, jumps, &shared, None, out, keep);
+        }
+        Ok(())
+    }
+
     /// Pushes the child of the position of images `img` by each of `jumps`, in canonical
     /// form, with the counts `low` and `high` permuted to the child's starts, into the
     /// buffer of its shard in `out`, for the shards `keep` holds (a pass of a sweep on disk
@@ -277,68 +304,6 @@ impl<'a, K: Bits, const N: usize> Sweep<'a, K, N> {
                 }
             }
         }
-    }
-
-    /// Tallies the position `pos` of images `img` and symmetries `stab` into `acc`: each
-    /// distinct position `img[i]` of its orbit is reached from start `k` by as many
-    /// sequences as `pos` is from start `inv[i][k]` (that pair orbit's count `total`, over
-    /// its size, rounded down for the random player's masses: `floor`), and is a dead end
-    /// when no jump was `moved`. Returns the mask of the starts that reach it.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn tally(
-        &self,
-        pos: K,
-        img: &[K; MAX_GROUP],
-        stab: &[usize],
-        moved: bool,
-        unreached: impl Fn(usize) -> bool,
-        total: impl Fn(usize) -> Total,
-        floor: bool,
-        acc: &mut LayerAcc<N>,
-    ) -> Result<u128> {
-        let h = self.moves.subgroup_order();
-        let one_peg = pos.count_ones() == 1;
-        let mut distinct = [0usize; MAX_GROUP];
-        let mut positions = 0;
-        for i in 0..h {
-            if stab.len() == 1 || !img[..i].contains(&img[i]) {
-                distinct[positions] = i;
-                positions += 1;
-            }
-        }
-        let mut mask = 0u128;
-        for k in 0..self.starts.len() {
-            let mut reached = false;
-            for &i in &distinct[..positions] {
-                let q = self.inv[i][k];
-                if unreached(q) {
-                    continue;
-                }
-                reached = true;
-                acc.positions[k] += 1;
-                if !moved {
-                    let keep = stab.iter().filter(|&&x| self.fwd[x][q] == q).count();
-                    let size = (h / keep) as u64;
-                    let each = if floor {
-                        total(q).div_floor(size)
-                    } else {
-                        total(q).div_exact(size)
-                    };
-                    acc.dead_ends[k] += 1;
-                    acc.games_ended[k] = acc.games_ended[k].plus(each)?;
-                    acc.least_end[k] = acc.least_end[k].min(img[i].to_u128());
-                    if one_peg {
-                        acc.finish.push((k, img[i].trailing_zeros() as usize, each));
-                    }
-                }
-            }
-            if reached {
-                acc.reached[k] += 1;
-                mask |= 1 << k;
-            }
-        }
-        Ok(mask)
     }
 
     /// Per start, the distinct canonical forms under `K` in `reduced` whose mask has the

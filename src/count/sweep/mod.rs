@@ -211,37 +211,10 @@ pub fn sweep_weighted(
     opts: &CountOptions,
     weight: Weight,
 ) -> Result<Swept> {
+    check_starts(board, starts)?;
     let n = starts.len();
-    if n == 0 || n > max_starts(board) {
-        return Err(Error::input(format!(
-            "one sweep of {} takes 1 to {} starts, not {n}",
-            board.name(),
-            max_starts(board)
-        )));
-    }
-    for (i, &s) in starts.iter().enumerate() {
-        if s & !board.full() != 0 || s.count_ones() != starts[0].count_ones() {
-            return Err(Error::input(
-                "the starts of one sweep must be positions of the board with equal numbers of pegs",
-            ));
-        }
-        if starts[..i].contains(&s) {
-            return Err(Error::input("the starts of one sweep must be distinct"));
-        }
-    }
     let pool = crate::pool::build(opts.threads)?;
-    // Too little a thread is refused at once rather than left to crawl
-    // ([`Budget::MIN_PER_THREAD`]).
-    let threads = pool.current_num_threads() as u64;
-    if !Budget(opts.max_memory).enough_for(threads) {
-        return Err(Error::input(format!(
-            "--max-memory {} is too small for {threads} threads (at least {} a thread): \
-             give at most {} threads, or more memory",
-            crate::memory::human(opts.max_memory),
-            crate::memory::human(Budget::MIN_PER_THREAD),
-            (opts.max_memory / Budget::MIN_PER_THREAD).max(1)
-        )));
-    }
+    check_threads(opts, pool.current_num_threads() as u64)?;
     // The one runtime choice: bitboard width, number of count lanes and how keys are stored
     // ([`Packed`] where the board allows). A sweep of several starts also packs a mask of `N`
     // bits beside each canonical form (`LayerAcc::reduced`). Every (keys, lanes) pair is
@@ -292,6 +265,45 @@ pub fn sweep_weighted(
     narrow!(2 3 4 5 6 8 10 12 16);
     wide!(1 2 4 8 16);
     unreachable!("n <= MAX_STARTS")
+}
+
+/// Refuses starts one sweep cannot take: none, more than [`max_starts`], one that is not a
+/// position of `board`, two with different numbers of pegs, or one given twice.
+fn check_starts(board: &Board, starts: &[Pegs]) -> Result<()> {
+    let n = starts.len();
+    if n == 0 || n > max_starts(board) {
+        return Err(Error::input(format!(
+            "one sweep of {} takes 1 to {} starts, not {n}",
+            board.name(),
+            max_starts(board)
+        )));
+    }
+    for (i, &s) in starts.iter().enumerate() {
+        if s & !board.full() != 0 || s.count_ones() != starts[0].count_ones() {
+            return Err(Error::input(
+                "the starts of one sweep must be positions of the board with equal numbers of pegs",
+            ));
+        }
+        if starts[..i].contains(&s) {
+            return Err(Error::input("the starts of one sweep must be distinct"));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a memory budget too small for `threads` threads: at once, rather than leave
+/// them to crawl ([`Budget::MIN_PER_THREAD`]).
+fn check_threads(opts: &CountOptions, threads: u64) -> Result<()> {
+    if !Budget(opts.max_memory).enough_for(threads) {
+        return Err(Error::input(format!(
+            "--max-memory {} is too small for {threads} threads (at least {} a thread): \
+             give at most {} threads, or more memory",
+            crate::memory::human(opts.max_memory),
+            crate::memory::human(Budget::MIN_PER_THREAD),
+            (opts.max_memory / Budget::MIN_PER_THREAD).max(1)
+        )));
+    }
+    Ok(())
 }
 
 /// How many starts one sweep of `board` can carry: [`MAX_STARTS`], fewer on boards so large

@@ -1,9 +1,13 @@
-//! The tallies of a sweep, per start: one layer's ([`LayerAcc`], added over work units
-//! and ranks), and the run's so far ([`Tallies`]), which become [`crate::count::Counts`].
+//! The tallies of a sweep, per start: one expanded position's ([`Sweep::tally`], in the
+//! hot core), one layer's ([`LayerAcc`], added over work units and ranks), and the run's
+//! so far ([`Tallies`]), which become [`crate::count::Counts`].
 
+use super::expand::Sweep;
 use crate::count::disk::LayerRow;
 use crate::count::stats::Layer;
 use crate::error::{Error, Result};
+use crate::geometry::bits::Bits;
+use crate::geometry::moves::MAX_GROUP;
 use crate::total::Total;
 
 /// Per-unit accumulator of one layer's statistics, one lane per start.
@@ -43,6 +47,70 @@ impl<const N: usize> LayerAcc<N> {
         }
         self.finish.extend(other.finish);
         Ok(())
+    }
+}
+
+impl<K: Bits, const N: usize> Sweep<'_, K, N> {
+    /// Tallies the position `pos` of images `img` and symmetries `stab` into `acc`: each
+    /// distinct position `img[i]` of its orbit is reached from start `k` by as many
+    /// sequences as `pos` is from start `inv[i][k]` (that pair orbit's count `total`, over
+    /// its size, rounded down for the random player's masses: `floor`), and is a dead end
+    /// when no jump was `moved`. Returns the mask of the starts that reach it.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn tally(
+        &self,
+        pos: K,
+        img: &[K; MAX_GROUP],
+        stab: &[usize],
+        moved: bool,
+        unreached: impl Fn(usize) -> bool,
+        total: impl Fn(usize) -> Total,
+        floor: bool,
+        acc: &mut LayerAcc<N>,
+    ) -> Result<u128> {
+        let h = self.moves.subgroup_order();
+        let one_peg = pos.count_ones() == 1;
+        let mut distinct = [0usize; MAX_GROUP];
+        let mut positions = 0;
+        for i in 0..h {
+            if stab.len() == 1 || !img[..i].contains(&img[i]) {
+                distinct[positions] = i;
+                positions += 1;
+            }
+        }
+        let mut mask = 0u128;
+        for k in 0..self.starts.len() {
+            let mut reached = false;
+            for &i in &distinct[..positions] {
+                let q = self.inv[i][k];
+                if unreached(q) {
+                    continue;
+                }
+                reached = true;
+                acc.positions[k] += 1;
+                if !moved {
+                    let keep = stab.iter().filter(|&&x| self.fwd[x][q] == q).count();
+                    let size = (h / keep) as u64;
+                    let each = if floor {
+                        total(q).div_floor(size)
+                    } else {
+                        total(q).div_exact(size)
+                    };
+                    acc.dead_ends[k] += 1;
+                    acc.games_ended[k] = acc.games_ended[k].plus(each)?;
+                    acc.least_end[k] = acc.least_end[k].min(img[i].to_u128());
+                    if one_peg {
+                        acc.finish.push((k, img[i].trailing_zeros() as usize, each));
+                    }
+                }
+            }
+            if reached {
+                acc.reached[k] += 1;
+                mask |= 1 << k;
+            }
+        }
+        Ok(mask)
     }
 }
 
