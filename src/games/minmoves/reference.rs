@@ -61,10 +61,11 @@ pub fn fewest_moves_by_bfs(board: &Board, start: Pegs) -> Vec<Option<usize>> {
 /// ```
 /// use pegsol::{geometry::board::Board, games::minmoves::reference::moves_to_reach};
 /// let b = Board::from_spec("tri:4")?;
-/// let d = moves_to_reach(&b, b.default_start());
-/// assert_eq!(d[&(b.default_start() as u64)], 0);
-/// // The fewest moves to one peg from a1, best over the finishes.
-/// assert_eq!(d.iter().filter(|(p, _)| p.count_ones() == 1).map(|(_, &m)| m).min(), Some(6));
+/// let a2 = b.start_from_names(&["a2".into()])?;
+/// let d = moves_to_reach(&b, a2);
+/// assert_eq!(d[&(a2 as u64)], 0);
+/// // The fewest moves to one peg from a2 (OEIS A127500: 5 on the triangle of side 4).
+/// assert_eq!(d.iter().filter(|(p, _)| p.count_ones() == 1).map(|(_, &m)| m).min(), Some(5));
 /// # Ok::<(), pegsol::error::Error>(())
 /// ```
 pub fn moves_to_reach(board: &Board, start: Pegs) -> FxHashMap<u64, usize> {
