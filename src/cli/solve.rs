@@ -104,22 +104,30 @@ fn fewest_moves(
     };
     match r.best {
         Some((moves, start, jumps)) => {
+            let end = crate::games::notation::replay(board, start, &jumps)
+                .map_or(String::new(), |p| {
+                    board.hole_name(p.trailing_zeros() as usize)
+                });
+            let figures: String = r.figures.iter().map(|f| format!("# {f}\n")).collect();
             let header = format!(
                 "# {}: fewest moves from {from_text} to one peg {finish_text}: {moves}\n\
                  # proved by a {} in {secs:.2} s\n\
-                 # this game: {}\n",
+                 {figures}\
+                 # this game: {}, start {} empty, finish {end}\n",
                 board.name(),
                 r.proof,
-                summary(&jumps)
+                summary(&jumps),
+                board.start_name(start)
             );
             let title = format!("{} in {moves} moves", board.name());
             emit(board, start, &jumps, &args.show, &title, &header)?;
             Ok(0)
         }
         None => {
+            let figures: String = r.figures.iter().map(|f| format!("{f}\n")).collect();
             print(&format!(
                 "no solution: {} from {from_text} to one peg {finish_text}.\n\
-                 proof: {} ({secs:.2} s)\n",
+                 proof: {} ({secs:.2} s)\n{figures}",
                 board.name(),
                 r.proof
             ));

@@ -8,6 +8,7 @@ mod faults;
 mod hardness;
 mod line;
 mod min_moves;
+mod min_moves_bounds;
 mod mpi;
 mod play;
 mod published;

@@ -696,11 +696,9 @@ fn merson_regions_are_regions_and_their_bounds_are_consistent() {
     for spec in ["tri:5", "tri:7", "tri:8", "english", "french"] {
         let b = Board::from_spec(spec).unwrap();
         let regions = Regions::new(&b);
-        // Disjoint, and no jump passes over a region from outside it to outside it.
-        let mut seen: Pegs = 0;
-        for &r in regions.regions() {
-            assert_eq!(seen & r, 0, "{spec}: regions overlap");
-            seen |= r;
+        let all = regions.regions();
+        for &r in &all {
+            // No jump passes over a region from outside it to outside it.
             for j in b.jumps() {
                 let inside = |h: usize| r & bit(h) != 0;
                 assert!(
@@ -708,6 +706,15 @@ fn merson_regions_are_regions_and_their_bounds_are_consistent() {
                     "{spec}: a jump crosses region {r:#x}"
                 );
             }
+            // Minimal: no other region inside it.
+            assert!(all.iter().all(|&o| o == r || o & r != o), "{spec}: {r:#x}");
+        }
+        // Zones do not overlap one another.
+        let mut seen: Pegs = 0;
+        for z in regions.zones() {
+            let holes = z.iter().fold(0, |acc, &r| acc | r);
+            assert_eq!(seen & holes, 0, "{spec}: zones overlap");
+            seen |= holes;
         }
     }
     // Along random games on tri:7 and english, no move lowers the bound to a finish, or

@@ -15,7 +15,8 @@
 //! meeting of at most `L` moves proves that no game is that short; the limits run upwards
 //! from the bound at the start, so the first meeting within the limit is the fewest.
 
-use super::{Search, fixes};
+use super::search::Search;
+use super::side::{Side, fixes};
 use crate::error::{Error, Result};
 use crate::geometry::bits::Bits;
 use crate::geometry::board::{Board, Jump, Pegs, bit};
@@ -79,7 +80,7 @@ impl<K: Bits> Search<'_, K> {
 
     /// Replaces the backward side by one from the positions `goals`.
     fn backward_from(&mut self, goals: &[Pegs], start: Pegs) {
-        self.sides[1] = super::Side::new(self.board, goals);
+        self.sides[1] = Side::new(self.board, goals);
         self.image_min[1] = !fixes(self.board, goals, &[start]);
     }
 

@@ -1,0 +1,211 @@
+//! The search bounded by one limit: its two sides, the moves of a peg forward and undone,
+//! the bound at a position, the meetings of the sides and the choice of the side to grow.
+
+use super::MinMoves;
+use super::side::{Side, fixes};
+use crate::error::Result;
+use crate::geometry::bits::Bits;
+use crate::geometry::board::{Board, Pegs};
+use crate::geometry::regions::Bound;
+use rayon::prelude::*;
+
+/// Per hole `h` holding the moving peg: the steps it can take, as (mask of the jump's three
+/// holes, the pattern they must show, the hole the peg lands in).
+type Steps<K> = Vec<Vec<(K, K, usize)>>;
+
+pub(super) struct Search<'a, K: Bits> {
+    pub(super) board: &'a Board,
+    /// Forward: jumps from `h` (pegs in from and over, `to` empty).
+    pub(super) jumps: Steps<K>,
+    /// Backward: jumps undone by the peg in `h` (peg in `to`, over and from empty).
+    pub(super) undo: Steps<K>,
+    /// Side 0 searches forward from the starts, side 1 backward from the goals.
+    pub(super) sides: [Side<K>; 2],
+    /// Lower bounds on the moves to a goal (side 0) and from a source (side 1).
+    pub(super) bound: &'a Bound<K>,
+    /// Per side: whether the bound can differ between the images of a stored position
+    /// (the side's symmetries do not fix the other side's sources), so that the smallest
+    /// over the images must be taken.
+    pub(super) image_min: [bool; 2],
+    /// Positions whose distance plus bound exceeds `limit` are dropped.
+    pub(super) limit: usize,
+    /// The smallest distance plus bound among the dropped positions, if any was dropped.
+    pub(super) pruned: Option<usize>,
+    /// The probed layer: its side, depth, positions within the limit and positions dropped.
+    pub(super) probed: Option<(usize, usize, u64, u64)>,
+    pub(super) max_bytes: u64,
+}
+
+impl<'a, K: Bits> Search<'a, K> {
+    pub(super) fn new(
+        board: &'a Board,
+        fwd: &[Pegs],
+        bwd: &[Pegs],
+        bound: &'a Bound<K>,
+        limit: usize,
+        max_memory: u64,
+    ) -> Self {
+        let mut jumps = vec![Vec::new(); board.holes()];
+        let mut undo = vec![Vec::new(); board.holes()];
+        for j in board.jumps() {
+            let all = K::bit(j.from) | K::bit(j.over) | K::bit(j.to);
+            jumps[j.from].push((all, K::bit(j.from) | K::bit(j.over), j.to));
+            undo[j.to].push((all, K::bit(j.to), j.from));
+        }
+        Search {
+            board,
+            jumps,
+            undo,
+            sides: [Side::new(board, fwd), Side::new(board, bwd)],
+            bound,
+            image_min: [!fixes(board, fwd, bwd), !fixes(board, bwd, fwd)],
+            limit,
+            pruned: None,
+            probed: None,
+            max_bytes: max_memory,
+        }
+    }
+
+    /// The bound of side `i` at a position (the same for all its images under the side's
+    /// symmetries).
+    pub(super) fn estimate(&self, i: usize, pos: K) -> usize {
+        let h = |x: K| {
+            if i == 0 {
+                self.bound.to_finish(x)
+            } else {
+                self.bound.from_start(x)
+            }
+        };
+        if self.image_min[i] {
+            let t = &self.sides[i].transforms;
+            (0..t.len()).map(|g| h(t.apply(g, pos))).min().unwrap_or(0)
+        } else {
+            h(pos)
+        }
+    }
+
+    /// Calls `f` with every position one move from `pos` (forward for side 0, undone for
+    /// side 1) and the steps `(from, to)` of the moving peg.
+    pub(super) fn moves(&self, side: usize, pos: K, f: &mut impl FnMut(K, &[(usize, usize)])) {
+        let steps = if side == 0 { &self.jumps } else { &self.undo };
+        let mut path = Vec::new();
+        for h in 0..steps.len() {
+            if pos & K::bit(h) != K::zero() {
+                Self::chain(steps, pos, h, &mut path, f);
+            }
+        }
+    }
+
+    pub(super) fn chain(
+        steps: &Steps<K>,
+        pos: K,
+        h: usize,
+        path: &mut Vec<(usize, usize)>,
+        f: &mut impl FnMut(K, &[(usize, usize)]),
+    ) {
+        for &(all, pattern, to) in &steps[h] {
+            if pos & all == pattern {
+                let next = pos ^ all;
+                path.push((h, to));
+                f(next, path);
+                Self::chain(steps, next, to, path, f);
+                path.pop();
+            }
+        }
+    }
+
+    /// The best meeting of a position `c` of side `i` at `depth` (stored or not) with the
+    /// other side: the total moves and the concrete position where the sides meet.
+    #[inline]
+    pub(super) fn meeting(&self, i: usize, depth: usize, c: K) -> Option<(usize, K)> {
+        let side = &self.sides[i];
+        let other = &self.sides[1 - i];
+        if self.image_min[i] {
+            (0..side.transforms.len())
+                .filter_map(|g| {
+                    let x = side.transforms.apply(g, c);
+                    other.distance(x).map(|d| (depth + d, x))
+                })
+                .min()
+        } else {
+            // The other side's symmetries include this side's: one image will do.
+            other.distance(c).map(|d| (depth + d, c))
+        }
+    }
+
+    /// The best meeting among the frontier of side `i` (at that side's depth): the total
+    /// moves and the concrete position where the sides meet.
+    pub(super) fn meet(&self, i: usize) -> Option<(usize, K)> {
+        let side = &self.sides[i];
+        side.frontier
+            .par_iter()
+            .filter_map(|&s| self.meeting(i, side.depth, s))
+            .min()
+    }
+
+    /// Searches every game of at most `limit` moves, knowing that none has fewer (the
+    /// limit is a lower bound, or the previous limit's search found nothing). Returns the best
+    /// game if it is proved the fewest, and whether the limit cut the search short (then
+    /// `best` is `None`: no game has at most `limit` moves, and a longer one may exist).
+    pub(super) fn run(mut self) -> Result<(MinMoves, bool)> {
+        let mut best = self.meet(0);
+        let mut cut = false;
+        loop {
+            let (a, b) = (self.sides[0].depth, self.sides[1].depth);
+            // No game has fewer than `limit` moves: a game of `limit` moves is the fewest.
+            if best.is_some_and(|(t, _)| t <= self.limit) {
+                break;
+            }
+            let done = self.sides.iter().any(|s| s.done);
+            if done && self.pruned.is_none() {
+                // Nothing was pruned: every game has been seen.
+                break;
+            }
+            if done || a + b >= self.limit {
+                // Every game within the limit has been seen, and none was found.
+                best = None;
+                cut = true;
+                break;
+            }
+            if let Some((t, x)) = self.grow()?
+                && best.is_none_or(|(bt, _)| t < bt)
+            {
+                best = Some((t, x));
+            }
+        }
+        Ok((self.result(best), cut))
+    }
+
+    /// Grows the side whose next layer promises to be smaller by one move, and returns its
+    /// best meeting with the other side. The last layer within the limit is only probed:
+    /// its positions are looked up, none stored.
+    pub(super) fn grow(&mut self) -> Result<Option<(usize, K)>> {
+        let trace = crate::observe::tracing();
+        let (a, b) = (self.sides[0].depth, self.sides[1].depth);
+        let next = |s: &Side<K>| s.next_size();
+        let i = usize::from(next(&self.sides[1]) < next(&self.sides[0]));
+        if a + b + 1 >= self.limit {
+            let found = self.probe(i)?;
+            if trace {
+                crate::observe::trace(&format!(
+                    "side {i} depth {}: probed, {}",
+                    self.sides[i].depth,
+                    found.map_or("no meeting".to_string(), |(t, _)| format!(
+                        "a game of {t} moves"
+                    ))
+                ));
+            }
+            return Ok(found);
+        }
+        self.expand(i)?;
+        if trace {
+            crate::observe::trace(&format!(
+                "side {i} depth {}: {} new, {} stored",
+                self.sides[i].depth,
+                self.sides[i].frontier.len(),
+                self.sides[i].dist.len()
+            ));
+        }
+        Ok(self.meet(i))
+    }
+}
