@@ -23,7 +23,7 @@ pub(super) struct ReportArgs {
 /// Runs the command.
 pub(super) fn run(args: ReportArgs) -> Result<i32> {
     let boards = table::expand_boards(&args.board)?;
-    crate::output::files::check_whole(&args.dir, &super::table::table_files())?;
+    crate::output::files::check_whole(&args.dir, &table::every_file())?;
     let out = args.out.unwrap_or_else(|| args.dir.clone());
     let written = report::write(&args.dir, &boards, &out)?;
     for name in written {

@@ -7,7 +7,6 @@ use crate::count::cluster::{Cluster, Session};
 use crate::count::table;
 use crate::error::{Error, Result};
 use crate::memory;
-use crate::output::files;
 use clap::Args;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -74,9 +73,6 @@ fn table(args: TableArgs, command_line: &[String], cluster: Cluster) -> Result<i
         cluster,
         cancel: Some(interrupt_flag()),
     };
-    if let Some(dir) = &args.csv {
-        files::check_whole(dir, &table_files())?;
-    }
     let clock = Instant::now();
     let report = match table::run_batch_with_random(&plan, &opts, args.random) {
         Err(Error::Interrupted) => {
@@ -134,11 +130,4 @@ fn interrupt_flag() -> Arc<AtomicBool> {
     // means none can be, and the batch then runs uninterrupted by signals.
     let _ = ctrlc::set_handler(move || f.store(true, Ordering::SeqCst));
     flag
-}
-
-/// Every file of a table, in either format: the set [`files::check_whole`] checks.
-pub(super) fn table_files() -> Vec<&'static str> {
-    let mut names = table::Format::Csv.file_names();
-    names.extend(table::Format::Json.file_names());
-    names
 }

@@ -1,5 +1,6 @@
 //! How results are written, for any computation: CSV rendering and atomic files
-//! ([`files`]), and SVG charts and board pictures ([`plot`], [`moves_map`]). Depends only
+//! ([`files`]; a set of them rolled forward after a kill, [`journal`]; their folders,
+//! [`dirs`]), and SVG charts and board pictures ([`plot`], [`moves_map`]). Depends only
 //! on [`crate::geometry`] and [`crate::error`]; the exporters that know a result type sit beside it (for example [`crate::count::export`]).
 //!
 //! ```
@@ -8,7 +9,9 @@
 //! # Ok::<(), pegsol::error::Error>(())
 //! ```
 
+pub mod dirs;
 pub mod files;
+pub mod journal;
 pub mod moves_map;
 pub mod plot;
 pub mod temps;

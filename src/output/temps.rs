@@ -5,7 +5,8 @@
 //! renamed over it. A run killed before its rename (SIGKILL, a power cut, the allocator's
 //! last resort) leaves that file; the next run that writes into the same folder removes
 //! every such file whose process (PID) no longer runs. A file of a run still writing is
-//! kept, whatever its age.
+//! kept, whatever its age, and so is one that the journal of a set being replaced names
+//! ([`super::journal`]): the next run that locks the folder renames it into place.
 
 use std::path::Path;
 
@@ -22,8 +23,10 @@ pub fn prefix(name: &str) -> String {
     format!("{PREFIX}{}.{name}.", std::process::id())
 }
 
-/// Removes from `folder` the temporary files of runs that no longer run; returns how many.
-/// Errors are ignored: what cannot be removed now is removed by a later run.
+/// Removes from `folder` the temporary files of runs that no longer run, but not those a
+/// journal in `folder` names ([`super::journal::roll_forward`] renames them into place);
+/// returns how many. Errors are ignored: what cannot be removed now is removed by a later
+/// run.
 ///
 /// ```
 /// use pegsol::output::temps::{PREFIX, prefix, remove_stale};
@@ -34,11 +37,19 @@ pub fn prefix(name: &str) -> String {
 /// std::fs::write(tmp.path().join(".a.csv.x1y2z3"), "").unwrap(); // not ours: kept
 /// assert_eq!(remove_stale(tmp.path()), 1);
 /// assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 2);
+/// // A journal names a gone run's file: it is kept for the run that rolls the set forward.
+/// let named = format!("{PREFIX}0.c.csv.x1y2z3");
+/// std::fs::write(tmp.path().join(&named), "").unwrap();
+/// let journal = format!("pegsol-replacing 2\nc.csv\tc.csv\t{named}\t0\t0\n");
+/// std::fs::write(tmp.path().join(pegsol::output::files::MARKER), journal).unwrap();
+/// assert_eq!(remove_stale(tmp.path()), 0);
+/// assert!(tmp.path().join(&named).exists());
 /// ```
 pub fn remove_stale(folder: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(folder) else {
         return 0;
     };
+    let named = super::journal::named_temps(folder);
     let mut removed = 0;
     for entry in entries.flatten() {
         let name = entry.file_name();
@@ -51,7 +62,8 @@ pub fn remove_stale(folder: &Path) -> usize {
             continue;
         };
         let is_file = entry.file_type().is_ok_and(|t| t.is_file());
-        if is_file && !running(pid) && std::fs::remove_file(entry.path()).is_ok() {
+        let keep = named.iter().any(|n| n.file_name() == Some(&name));
+        if is_file && !keep && !running(pid) && std::fs::remove_file(entry.path()).is_ok() {
             removed += 1;
         }
     }

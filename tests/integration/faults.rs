@@ -1,6 +1,7 @@
 //! Faults of the process and its surroundings (issue 63): an address-space limit, a
 //! file-size limit, a closed standard output, a kill between the renames of a set of
-//! files. Each ends in one line and exit code 2, or leaves what the next run repairs.
+//! files, rows of the random player's files that pegsol never writes. Each ends in one
+//! line and exit code 2, or leaves what the next run repairs.
 
 #![cfg(target_os = "linux")]
 
@@ -134,11 +135,45 @@ fn a_killed_count_leaves_no_empty_directory() {
     assert!(!dir.path().join("out").exists(), "{:?}", names(dir.path()));
 }
 
+/// The files of a table in CSV format, the random player's included.
+const TABLE_FILES: [&str; 7] = [
+    "summary.csv",
+    "pegs_left.csv",
+    "finish.csv",
+    "depth.csv",
+    "random.csv",
+    "random_finish.csv",
+    "runs.csv",
+];
+
+/// The table in `dir` as bytes: every file it has, runs.csv without its columns that
+/// change from run to run (board and start only).
+fn table_bytes(dir: &Path) -> Vec<(String, String)> {
+    TABLE_FILES
+        .iter()
+        .filter(|f| dir.join(f).exists())
+        .map(|f| {
+            let text = std::fs::read_to_string(dir.join(f)).unwrap();
+            let text = if *f == "runs.csv" {
+                let keys: Vec<String> = text
+                    .lines()
+                    .map(|l| l.split(',').take(2).collect::<Vec<_>>().join(","))
+                    .collect();
+                keys.join("\n")
+            } else {
+                text
+            };
+            (f.to_string(), text)
+        })
+        .collect()
+}
+
 /// A run killed between the renames of its set of files (PEGSOL_TEST_KILL_AFTER_RENAME)
-/// leaves a torn set that `table` and `report` refuse with one line, and temporary files
-/// that the next run into the same place removes; a new `count` writes its whole set again.
+/// leaves a journal that the next run rolls forward: `report` reads the table the killed
+/// run saved, `table` resumes to the bytes of an uninterrupted run, and a new `count`
+/// writes its whole set again; no temporary file is left.
 #[test]
-fn a_kill_between_renames_is_detected_and_repaired() {
+fn a_kill_between_renames_is_rolled_forward() {
     let dir = tempfile::tempdir().unwrap();
     let kill = [("PEGSOL_TEST_KILL_AFTER_RENAME", "1")];
     let temps = |d: &Path| {
@@ -147,15 +182,24 @@ fn a_kill_between_renames_is_detected_and_repaired() {
             .filter(|n| n.starts_with(".pegsol-tmp-"))
             .count()
     };
+    let (code, stderr) = sh("", "table --board tri:5 -q --csv W >/dev/null", dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
     let (code, _) = sh_env("", "table --board tri:5 -q --csv T", dir.path(), &kill);
     assert_eq!(code, None, "killed by SIGKILL");
     let t = dir.path().join("T");
     assert!(t.join(".pegsol-replacing").exists(), "{:?}", names(&t));
     assert!(temps(&t) > 0, "{:?}", names(&t));
-    for args in ["report T", "table --board tri:5 -q --csv T"] {
-        let outcome = sh("", args, dir.path());
-        assert_one_line(&outcome, "may be of two runs", args);
-    }
+    let (code, stderr) = sh("", "report T >/dev/null", dir.path());
+    assert_eq!(code, Some(0), "report: {stderr}");
+    assert!(!t.join(".pegsol-replacing").exists(), "{:?}", names(&t));
+    assert_eq!(temps(&t), 0, "{:?}", names(&t));
+    let (code, stderr) = sh("", "table --board tri:5 -q --csv T >/dev/null", dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("4 pairs: 0 computed, 4 already complete"),
+        "{stderr}"
+    );
+    assert_eq!(table_bytes(&t), table_bytes(&dir.path().join("W")));
     // count: killed, then run again into the same place.
     let (code, _) = sh_env("", "count -q --csv C", dir.path(), &kill);
     assert_eq!(code, None, "killed by SIGKILL");
@@ -172,4 +216,164 @@ fn a_kill_between_renames_is_detected_and_repaired() {
     let (code, stderr) = sh("", "solve --board tri:5 --svg F.svg >/dev/null", dir.path());
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(temps(dir.path()), 0, "{:?}", names(dir.path()));
+}
+
+/// A table killed after each rename of every save in turn (PEGSOL_TEST_KILL_AFTER_RENAME=N,
+/// N = 1, 2, ... until a run ends on its own), with and without the random player's files,
+/// and run again, is the table of an uninterrupted run, byte for byte: no window between
+/// two renames loses or tears anything.
+#[test]
+fn a_table_killed_after_any_rename_resumes_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    for (batch, most) in [
+        ("table --board tri:4..6 --starts a1 b3 -j1 -q", 60),
+        ("table --board tri:4..5 --random -j1 -q", 60),
+    ] {
+        let (code, stderr) = sh("", &format!("{batch} --csv whole >/dev/null"), dir.path());
+        assert_eq!(code, Some(0), "{batch}: {stderr}");
+        let whole = table_bytes(&dir.path().join("whole"));
+        let mut killed = 0;
+        for n in 1..=most {
+            let out = dir.path().join(format!("k{n}"));
+            let args = format!("{batch} --csv {} >/dev/null", out.display());
+            let at = n.to_string();
+            let (code, stderr) = sh_env(
+                "",
+                &args,
+                dir.path(),
+                &[("PEGSOL_TEST_KILL_AFTER_RENAME", &at)],
+            );
+            if code == Some(0) {
+                break; // fewer renames than n: every window has been tried
+            }
+            assert_eq!(code, None, "{batch}, kill after rename {n}: {stderr}");
+            killed += 1;
+            let (code, stderr) = sh("", &args, dir.path());
+            assert_eq!(code, Some(0), "{batch}, resumed after rename {n}: {stderr}");
+            assert_eq!(table_bytes(&out), whole, "{batch}, killed after rename {n}");
+            assert_eq!(names(&out).iter().filter(|f| f.starts_with('.')).count(), 0);
+            std::fs::remove_dir_all(&out).unwrap();
+        }
+        assert!(killed >= 5 && killed < most, "{batch}: {killed} kills");
+        std::fs::remove_dir_all(dir.path().join("whole")).unwrap();
+    }
+}
+
+/// A table without the random player's figures has no random.csv or random_finish.csv,
+/// yet those names are checked before a run as the others are: one that cannot be
+/// replaced by a file is refused before any work.
+#[test]
+fn the_random_files_are_of_the_set_only_when_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, stderr) = sh("", "table --board tri:4 -q --csv T >/dev/null", dir.path());
+    assert_eq!(code, Some(0), "{stderr}");
+    let t = dir.path().join("T");
+    assert_eq!(
+        names(&t),
+        [
+            "depth.csv",
+            "finish.csv",
+            "pegs_left.csv",
+            "runs.csv",
+            "summary.csv"
+        ]
+    );
+    std::os::unix::fs::symlink("/dev/null", t.join("random.csv")).unwrap();
+    let outcome = sh("", "table --board tri:4..5 -q --csv T", dir.path());
+    assert_one_line(
+        &outcome,
+        "random.csv: it is not a regular file",
+        "random.csv",
+    );
+    assert!(!outcome.1.contains("computed"), "{}", outcome.1);
+}
+
+/// A table with the random player's rows damaged is refused by `table` and `report` with
+/// one line naming the file, the line and what is wrong: a probability past 1, an exact
+/// fraction not in lowest terms or not the printed decimal, finishing rows of a pair
+/// without random.csv rows, or summing above the win probability.
+#[test]
+fn damaged_random_rows_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, stderr) = sh(
+        "",
+        "table --board tri:5 --random -q --csv W >/dev/null",
+        dir.path(),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    let whole = dir.path().join("W");
+    let random = std::fs::read_to_string(whole.join("random.csv")).unwrap();
+    let finish = std::fs::read_to_string(whole.join("random_finish.csv")).unwrap();
+    // The first row of each: a1, one peg left / finishing in a1.
+    let line2 = |text: &str| text.lines().nth(1).unwrap().to_string();
+    let cells = |line: &str| line.split(',').map(str::to_string).collect::<Vec<_>>();
+    let (r, f) = (cells(&line2(&random)), cells(&line2(&finish)));
+    let (num, den) = r[4].split_once('/').unwrap();
+    let doubled = format!(
+        "{},{},{},{},{}/{}",
+        r[0],
+        r[1],
+        r[2],
+        r[3],
+        2 * num.parse::<u128>().unwrap(),
+        2 * den.parse::<u128>().unwrap()
+    );
+    let cases: Vec<(&str, String, String, String)> = vec![
+        (
+            "random.csv",
+            line2(&random),
+            format!("{},{},{},1.5,", r[0], r[1], r[2]),
+            "random.csv: line 2: tri:5 a1: probability '1.5' is not a probability from 0 to 1"
+                .into(),
+        ),
+        (
+            "random.csv",
+            line2(&random),
+            doubled,
+            "random.csv: line 2: tri:5 a1: exact '".into(),
+        ),
+        (
+            "random.csv",
+            line2(&random),
+            format!("{},{},{},0.5,{}", r[0], r[1], r[2], r[4]),
+            "random.csv: line 2: tri:5 a1: probability 0.5 is not exact".into(),
+        ),
+        (
+            "random_finish.csv",
+            line2(&finish),
+            format!("{},{},{},1,", f[0], f[1], f[2]),
+            "random_finish.csv: line 2: tri:5 a1: the finishing probabilities sum to 1".into(),
+        ),
+    ];
+    for (file, from, to, says) in cases {
+        let copy = dir.path().join("D");
+        std::fs::create_dir_all(&copy).unwrap();
+        for f in TABLE_FILES {
+            std::fs::copy(whole.join(f), copy.join(f)).unwrap();
+        }
+        let text = std::fs::read_to_string(copy.join(file)).unwrap();
+        std::fs::write(copy.join(file), text.replacen(&from, &to, 1)).unwrap();
+        for args in ["report D", "table --board tri:5 --random -q --csv D"] {
+            let outcome = sh("", args, dir.path());
+            assert_one_line(&outcome, says.as_str(), &format!("{args}: {to}"));
+        }
+        std::fs::remove_dir_all(&copy).unwrap();
+    }
+    // random.csv without a1's rows: its random_finish rows belong to no pair there.
+    let copy = dir.path().join("D");
+    std::fs::create_dir_all(&copy).unwrap();
+    for f in TABLE_FILES {
+        std::fs::copy(whole.join(f), copy.join(f)).unwrap();
+    }
+    let kept: Vec<&str> = random
+        .lines()
+        .filter(|l| !l.starts_with("tri:5,a1,"))
+        .collect();
+    std::fs::write(copy.join("random.csv"), kept.join("\n") + "\n").unwrap();
+    let outcome = sh("", "report D", dir.path());
+    assert_one_line(
+        &outcome,
+        "random_finish.csv: line 2: tri:5 a1: a finish row for a pair without random.csv rows",
+        "a1 without random.csv rows",
+    );
 }

@@ -244,11 +244,12 @@ fn resume_after_kill_equals_an_uninterrupted_run() {
     for signal in ["-KILL", "-TERM"] {
         let dir = tempfile::tempdir().unwrap();
         let interrupted = run_and_kill(dir.path(), signal, 6);
+        // A kill between two renames of a save left a journal: the next run that locks the
+        // folder finishes the save (as `table` does before it reads).
+        drop(pegsol::output::files::lock_dir(dir.path(), "--csv").expect("rolled forward"));
+        assert!(!dir.path().join(pegsol::output::files::MARKER).exists());
         let kept = runs_keys(dir.path()).len();
         eprintln!("{signal}: still running when signalled: {interrupted}; {kept} of 8 pairs kept");
-        if interrupted {
-            assert!(kept < 8, "{signal}: {kept} pairs after the kill");
-        }
         // Every file on disk is whole and consistent after the kill.
         let t = Table::load(dir.path(), Format::Csv).expect("readable after kill");
         assert_eq!(t.entries.len(), kept);

@@ -1,7 +1,7 @@
 //! Reading the table a report is made from: its format, and a read that waits out a
 //! `table` run's renames.
 
-use crate::count::table::{Format, JSON_FILE, Table};
+use crate::count::table::{Format, JSON_FILE, RANDOM_FILES, Table};
 use crate::error::{Error, Result};
 use crate::output::files;
 use std::path::Path;
@@ -32,7 +32,9 @@ pub(super) fn no_table(dir: &Path) -> Error {
 /// ```
 pub fn table_format(dir: &Path) -> Result<Format> {
     let json = dir.join(JSON_FILE);
-    let names = Format::Csv.file_names();
+    // The random player's files are there only with its figures.
+    let mut names = Format::Csv.file_names();
+    names.retain(|n| !RANDOM_FILES.contains(n));
     let (here, missing): (Vec<&str>, Vec<&str>) = names
         .iter()
         .partition(|n| dir.join(n).symlink_metadata().is_ok());

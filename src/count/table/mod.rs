@@ -30,6 +30,7 @@ mod model;
 mod plan;
 mod prepare;
 mod read;
+mod read_json;
 mod write;
 
 pub use batch::{
@@ -37,5 +38,8 @@ pub use batch::{
     summary_text,
 };
 pub use groups::{Group, Member, group_sweeps};
-pub use model::{CLASS_SIZE_COLUMN, Entry, Format, JSON_FILE, RUNS_HEADER, Table, summary_header};
+pub use model::{
+    CLASS_SIZE_COLUMN, Entry, Format, JSON_FILE, RANDOM_FILES, RUNS_HEADER, Table, summary_header,
+};
 pub use plan::{Key, Pair, expand_boards, plan};
+pub use prepare::every_file;

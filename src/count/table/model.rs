@@ -45,26 +45,42 @@ pub(super) const GEOMETRY_IN_RUN: usize = RUNS_HEADER.len() - 3;
 /// The file `--format json` writes.
 pub const JSON_FILE: &str = "table.json";
 
+/// The random player's files of a table in CSV format, written only when a pair has its
+/// figures (`table --random`).
+pub const RANDOM_FILES: [&str; 2] = ["random.csv", "random_finish.csv"];
+
 /// How the table is stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// summary.csv, pegs_left.csv, finish.csv, depth.csv and runs.csv.
+    /// summary.csv, pegs_left.csv, finish.csv, depth.csv and runs.csv; with the random
+    /// player's figures, random.csv and random_finish.csv too.
     Csv,
     /// One file, table.json.
     Json,
 }
 
 impl Format {
-    /// The files a table in this format is kept in.
+    /// The files a table in this format may be kept in: every one of them is checked
+    /// before a run ([`crate::output::files::prepare_files`]) and is one set when the table
+    /// is saved. In CSV format the five every table has, then [`RANDOM_FILES`], which a
+    /// table has only with the random player's figures (a table without them gains no
+    /// empty ones).
     ///
     /// ```
-    /// use pegsol::count::table::Format;
+    /// use pegsol::count::table::{Format, RANDOM_FILES};
     /// assert_eq!(Format::Json.file_names(), ["table.json"]);
-    /// assert_eq!(Format::Csv.file_names().len(), 5);
+    /// let csv = Format::Csv.file_names();
+    /// assert_eq!(csv.len(), 7);
+    /// assert_eq!(csv[4..], ["runs.csv", "random.csv", "random_finish.csv"]);
+    /// assert_eq!(csv[5..], RANDOM_FILES);
     /// ```
     pub fn file_names(self) -> Vec<&'static str> {
         match self {
-            Format::Csv => csv_files().iter().map(|f| f.0).collect(),
+            Format::Csv => csv_files()
+                .iter()
+                .map(|f| f.0)
+                .chain(RANDOM_FILES)
+                .collect(),
             Format::Json => vec![JSON_FILE],
         }
     }
@@ -260,11 +276,11 @@ pub(super) fn random_summary_header() -> Vec<&'static str> {
 /// the random player's figures, as (name, header, rows of an entry).
 pub(super) fn random_files() -> [FileSpec; 2] {
     [
-        ("random.csv", random::RANDOM_HEADER.to_vec(), |e| {
+        (RANDOM_FILES[0], random::RANDOM_HEADER.to_vec(), |e| {
             e.random.clone()
         }),
         (
-            "random_finish.csv",
+            RANDOM_FILES[1],
             random::RANDOM_FINISH_HEADER.to_vec(),
             |e| e.random_finish.clone(),
         ),

@@ -3,7 +3,7 @@
 
 use super::batch::BatchOptions;
 use super::check::Sources;
-use super::model::{CLASS_SIZE_COLUMN, GEOMETRY_IN_RUN, Table};
+use super::model::{CLASS_SIZE_COLUMN, Format, GEOMETRY_IN_RUN, Table};
 use super::plan::{Key, Pair};
 use super::write::remove_stale_temporaries;
 use crate::error::{Error, Result};
@@ -11,7 +11,9 @@ use crate::geometry::board::Board;
 use crate::output::files;
 
 /// The table in `opts.dir` (rank 0 only; an empty one otherwise) and the lock held on its
-/// directory while the batch runs.
+/// directory while the batch runs. Taking the lock finishes a save a killed run left half
+/// done ([`files::lock_dir`]); a set that cannot be made whole is refused
+/// ([`files::refuse_torn`]) before anything is read.
 pub(super) fn open_table(
     opts: &BatchOptions,
     first: bool,
@@ -20,11 +22,26 @@ pub(super) fn open_table(
         Some(dir) if first => {
             files::prepare_files(dir, &opts.format.file_names())?;
             let lock = files::lock_dir(dir, "--csv")?;
+            files::refuse_torn(dir, &every_file())?;
             remove_stale_temporaries(dir);
             Ok((Table::load(dir, opts.format)?, Some(lock)))
         }
         _ => Ok((Table::default(), None)),
     }
+}
+
+/// Every file of a table, in either format: the set a save killed between two renames
+/// must not leave torn ([`files::refuse_torn`]).
+///
+/// ```
+/// let names = pegsol::count::table::every_file();
+/// assert_eq!(names.len(), 8);
+/// assert!(names.contains(&"random.csv") && names.contains(&"table.json"));
+/// ```
+pub fn every_file() -> Vec<&'static str> {
+    let mut names = Format::Csv.file_names();
+    names.extend(Format::Json.file_names());
+    names
 }
 
 /// Where the table is, as a refusal names it.

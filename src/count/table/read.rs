@@ -1,15 +1,13 @@
 //! Reading a table back from its files (CSV or JSON), refusing what pegsol did not write.
 
-use super::check::{Sources, check_counts, check_entry, check_run};
+use super::check::{RandomRow, Sources, Wins, check_counts, check_entry, check_random, check_run};
 use super::model::{
-    Entry, Format, JSON_FILE, RUNS_HEADER, Table, csv_files, random_files, random_summary_header,
-    runs_headers_before, summary_header,
+    Entry, Format, Table, csv_files, random_files, random_summary_header, runs_headers_before,
+    summary_header,
 };
 use super::plan::Key;
-use crate::count::{export, random};
 use crate::error::{Error, Result};
 use crate::memory;
-use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -129,224 +127,139 @@ impl Table {
     }
 
     fn load_csv(dir: &Path) -> Result<Table> {
-        let mut files: BTreeMap<&str, Vec<(Key, Vec<String>)>> = BTreeMap::new();
-        for (name, header, _) in csv_files() {
-            let rows = if name == "runs.csv" {
-                let [v2, v1] = runs_headers_before();
-                read_csv(&dir.join(name), &header).or_else(|e| {
-                    // An older runs.csv: its rows padded with the missing columns.
-                    let mut rows = read_csv(&dir.join(name), v2)
-                        .or_else(|_| read_csv(&dir.join(name), v1))
-                        .map_err(|_| e)?;
-                    for (_, r) in &mut rows {
-                        r.resize(header.len() - 2, String::new());
-                    }
-                    Ok::<_, Error>(rows)
-                })?
-            } else if name == "summary.csv" {
-                read_summary(dir)?
-            } else {
-                let rows = read_csv(&dir.join(name), &header)?;
-                for (key, row) in &rows {
-                    check_counts(&dir.join(name).display().to_string(), &header, key, row)?;
-                }
-                rows
-            };
-            files.insert(name, rows);
-        }
+        let mut files = read_count_files(dir)?;
         let mut table = Table::default();
-        // A pair has one row in runs.csv and in summary.csv; pegsol never writes two (a
-        // second one in pegs_left, finish or depth fails the sums of `check_entry`).
-        let twice = |name: &str, key: &Key| {
-            Error::input(format!(
-                "{} was not written by pegsol table: a second row for {} {}",
-                dir.join(name).display(),
-                key.board,
-                key.start
-            ))
-        };
         for (key, run) in files.remove("runs.csv").unwrap_or_default() {
             let entry = Entry {
                 run,
                 ..Entry::default()
             };
             if table.entries.contains_key(&key) {
-                return Err(twice("runs.csv", &key));
+                return Err(twice(dir, "runs.csv", &key));
             }
             table.entries.insert(key, entry);
         }
         for (name, rows) in files {
             for (key, row) in rows {
-                let Some(e) = table.entries.get_mut(&key) else {
-                    continue;
-                };
-                match name {
-                    "summary.csv" if !e.summary.is_empty() => return Err(twice(name, &key)),
-                    "summary.csv" => {
-                        // The random player's cells, if the file has its columns and the
-                        // pair its figures.
-                        let short = summary_header().len() - 2;
-                        let mut row = row;
-                        let random = row.split_off(short.min(row.len()));
-                        if random.iter().any(|c| !c.is_empty()) {
-                            e.random_summary = random;
-                        }
-                        e.summary = row;
-                    }
-                    "pegs_left.csv" => e.pegs_left.push(row),
-                    "finish.csv" => e.finish.push(row),
-                    "depth.csv" => e.depth.push(row),
-                    _ => unreachable!("known files"),
-                }
-            }
-        }
-        // The random player's files, where a table has them.
-        for (name, header, _) in random_files() {
-            if !dir.join(name).exists() {
-                continue;
-            }
-            for (key, row) in read_csv(&dir.join(name), &header)? {
                 if let Some(e) = table.entries.get_mut(&key) {
-                    match name {
-                        "random.csv" => e.random.push(row),
-                        _ => e.random_finish.push(row),
-                    }
+                    put(e, name, row).map_err(|_| twice(dir, name, &key))?;
                 }
             }
         }
+        read_random(dir, &mut table)?;
         Ok(table)
     }
+}
 
-    fn load_json(dir: &Path) -> Result<Table> {
-        let path = dir.join(JSON_FILE);
-        check_readable(&path, JSON_READ_BYTES_PER_BYTE)?;
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Table::default()),
-            Err(e) => return Err(Error::input(format!("cannot read {}: {e}", path.display()))),
-        };
-        let file = JsonFile { path: &path };
-        let doc: Value = serde_json::from_str(&text).map_err(|e| file.bad(&e.to_string()))?;
-        let pairs = doc
-            .get("pairs")
-            .and_then(Value::as_array)
-            .ok_or_else(|| file.bad("no \"pairs\" array"))?;
-        let mut table = Table::default();
-        for p in pairs {
-            let (key, entry) = file.pair(p)?;
-            file.check_pair_counts(&key, &entry)?;
-            if table.entries.contains_key(&key) {
-                return Err(file.bad(&format!("a second pair {} {}", key.board, key.start)));
+/// Rows keyed by board and start: the cells after those two.
+type Rows = Vec<(Key, Vec<String>)>;
+
+/// The rows of the five files every table in CSV format has, by file name, their counts
+/// checked ([`check_counts`]).
+fn read_count_files(dir: &Path) -> Result<BTreeMap<&'static str, Rows>> {
+    let mut files = BTreeMap::new();
+    for (name, header, _) in csv_files() {
+        let rows = match name {
+            "runs.csv" => read_runs(&dir.join(name), &header)?,
+            "summary.csv" => read_summary(dir)?,
+            _ => {
+                let rows = read_csv(&dir.join(name), &header)?;
+                for (key, row) in &rows {
+                    check_counts(&dir.join(name).display().to_string(), &header, key, row)?;
+                }
+                rows
             }
-            table.entries.insert(key, entry);
+        };
+        files.insert(name, rows);
+    }
+    Ok(files)
+}
+
+/// runs.csv's rows; an older runs.csv ([`runs_headers_before`]) with its rows padded with
+/// the missing columns.
+fn read_runs(path: &Path, header: &[&str]) -> Result<Rows> {
+    let [v2, v1] = runs_headers_before();
+    read_csv(path, header).or_else(|e| {
+        let mut rows = read_csv(path, v2)
+            .or_else(|_| read_csv(path, v1))
+            .map_err(|_| e)?;
+        for (_, r) in &mut rows {
+            r.resize(header.len() - 2, String::new());
         }
-        Ok(table)
-    }
+        Ok(rows)
+    })
 }
 
-/// table.json being read ([`Table::load_all`]).
-struct JsonFile<'a> {
-    path: &'a Path,
+/// A pair has one row in runs.csv and in summary.csv; pegsol never writes two (a second
+/// one in pegs_left, finish or depth fails the sums of `check_entry`).
+fn twice(dir: &Path, name: &str, key: &Key) -> Error {
+    Error::input(format!(
+        "{} was not written by pegsol table: a second row for {} {}",
+        dir.join(name).display(),
+        key.board,
+        key.start
+    ))
 }
 
-impl JsonFile<'_> {
-    /// The refusal of a file that pegsol table did not write.
-    fn bad(&self, what: &str) -> Error {
-        Error::input(format!(
-            "{} was not written by pegsol table: {what}",
-            self.path.display()
-        ))
-    }
-
-    /// The key and entry of one of the file's pairs, each of its objects read as the CSV
-    /// row it stands for.
-    fn pair(&self, p: &Value) -> Result<(Key, Entry)> {
-        let field = |name: &str| -> Result<String> {
-            p.get(name)
-                .and_then(Value::as_str)
-                .map(str::to_string)
-                .ok_or_else(|| self.bad(&format!("a pair without \"{name}\"")))
-        };
-        let key = Key::new(&field("board")?, &field("start")?);
-        let object = |name: &str, header: &[&str]| -> Result<Vec<String>> {
-            let o = p
-                .get(name)
-                .ok_or_else(|| self.bad(&format!("no \"{name}\"")))?;
-            self.row(name, o, header)
-        };
-        let list = |name: &str, header: &[&str]| -> Result<Vec<Vec<String>>> {
-            p.get(name)
-                .and_then(Value::as_array)
-                .ok_or_else(|| self.bad(&format!("no \"{name}\" array")))?
-                .iter()
-                .map(|o| self.row(name, o, header))
-                .collect()
-        };
-        let random_list = |name: &str, header: &[&str]| -> Result<Vec<Vec<String>>> {
-            match p.get(name) {
-                Some(_) => list(name, header),
-                None => Ok(Vec::new()),
+/// Puts a row of file `name` into the entry of its pair; Err(()) for a second summary row.
+fn put(e: &mut Entry, name: &str, mut row: Vec<String>) -> std::result::Result<(), ()> {
+    match name {
+        "summary.csv" if !e.summary.is_empty() => return Err(()),
+        "summary.csv" => {
+            // The random player's cells, if the file has its columns and the pair its
+            // figures.
+            let short = summary_header().len() - 2;
+            let random = row.split_off(short.min(row.len()));
+            if random.iter().any(|c| !c.is_empty()) {
+                e.random_summary = random;
             }
-        };
-        let random_summary = match p.get("random") {
-            Some(_) => {
-                object("summary", &random_summary_header())?.split_off(summary_header().len() - 2)
-            }
-            None => Vec::new(),
-        };
-        let entry = Entry {
-            random_summary,
-            random: random_list("random", random::RANDOM_HEADER)?,
-            random_finish: random_list("random_finish", random::RANDOM_FINISH_HEADER)?,
-            summary: object("summary", &summary_header())?,
-            pegs_left: list("pegs_left", export::PEGS_LEFT_HEADER)?,
-            finish: list("finish", export::FINISH_HEADER)?,
-            depth: list("depth", export::DEPTH_HEADER)?,
-            run: self.run_row(p)?,
-        };
-        Ok((key, entry))
+            e.summary = row;
+        }
+        "pegs_left.csv" => e.pegs_left.push(row),
+        "finish.csv" => e.finish.push(row),
+        "depth.csv" => e.depth.push(row),
+        _ => unreachable!("known files"),
     }
+    Ok(())
+}
 
-    /// One CSV row (the columns after board and start) from a JSON object.
-    fn row(&self, name: &str, o: &Value, header: &[&str]) -> Result<Vec<String>> {
-        header[2..]
-            .iter()
-            .map(|h| {
-                o.get(*h)
-                    .map(cell_text)
-                    .ok_or_else(|| self.bad(&format!("\"{name}\" without \"{h}\"")))
+/// The random player's files, where a table has them: their rows checked
+/// ([`check_random`]), then put into the entries of their pairs.
+fn read_random(dir: &Path, table: &mut Table) -> Result<()> {
+    let mut read = Vec::new();
+    for (name, header, _) in random_files() {
+        let path = dir.join(name);
+        let rows: Vec<RandomRow> = read_csv_lines(&path, &header)?
+            .into_iter()
+            .map(|(line, key, cells)| RandomRow {
+                place: format!("{}: line {line}", path.display()),
+                key,
+                cells,
             })
-            .collect()
+            .collect();
+        read.push(rows);
     }
-
-    /// A pair's runs.csv row. A table written before the last columns of runs.csv: those
-    /// are empty.
-    fn run_row(&self, p: &Value) -> Result<Vec<String>> {
-        let o = p.get("run").ok_or_else(|| self.bad("no \"run\""))?;
-        let mut padded = o.clone();
-        if let Some(m) = padded.as_object_mut() {
-            for h in &RUNS_HEADER[RUNS_HEADER.len() - 2..] {
-                m.entry(*h).or_insert(Value::String(String::new()));
+    let summary = dir.join("summary.csv").display().to_string();
+    let wins: Wins = table
+        .entries
+        .iter()
+        .filter(|(_, e)| e.has_random())
+        .map(|(k, e)| (k.clone(), (summary.clone(), e.random_summary[0].clone())))
+        .collect();
+    check_random(&read[0], &read[1], &wins)?;
+    for (i, rows) in read.into_iter().enumerate() {
+        for r in rows {
+            if let Some(e) = table.entries.get_mut(&r.key) {
+                let to = if i == 0 {
+                    &mut e.random
+                } else {
+                    &mut e.random_finish
+                };
+                to.push(r.cells);
             }
         }
-        self.row("run", &padded, RUNS_HEADER)
     }
-
-    /// Refuses a pair whose rows hold something other than counts ([`check_counts`]).
-    fn check_pair_counts(&self, key: &Key, entry: &Entry) -> Result<()> {
-        let where_ = self.path.display().to_string();
-        check_counts(&where_, &summary_header(), key, &entry.summary)?;
-        for (rows, header) in [
-            (&entry.pegs_left, export::PEGS_LEFT_HEADER),
-            (&entry.finish, export::FINISH_HEADER),
-            (&entry.depth, export::DEPTH_HEADER),
-        ] {
-            for row in rows {
-                check_counts(&where_, header, key, row)?;
-            }
-        }
-        Ok(())
-    }
+    Ok(())
 }
 
 /// summary.csv's rows, with the random player's columns at their end when the file has
@@ -361,26 +274,17 @@ fn read_summary(dir: &Path) -> Result<Vec<(Key, Vec<String>)>> {
     }
     Ok(rows)
 }
-
-/// A JSON value back as CSV text.
-fn cell_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// Bytes of memory that reading a table takes for each byte of its files, rounded up from
 /// `report`'s peak (docs/experiments.md, "Limits the process cannot see in /proc/meminfo,
 /// and the last bad-input gaps", and "Figures that were in code comments").
 const CSV_READ_BYTES_PER_BYTE: u64 = 10;
-const JSON_READ_BYTES_PER_BYTE: u64 = 24;
+pub(super) const JSON_READ_BYTES_PER_BYTE: u64 = 24;
 
 /// Refuses to read a table file that is not a regular file (a FIFO or a device, which a
 /// read would wait on or never end), or one too large to read into the memory there is
 /// ([`memory::usable`]), at `per_byte` bytes of memory a byte: one line, not a run killed
 /// by the system.
-fn check_readable(path: &Path, per_byte: u64) -> Result<()> {
+pub(super) fn check_readable(path: &Path, per_byte: u64) -> Result<()> {
     let Ok(m) = std::fs::metadata(path) else {
         return Ok(()); // missing: an empty part; unreadable: the read says why
     };
@@ -407,7 +311,13 @@ fn check_readable(path: &Path, per_byte: u64) -> Result<()> {
 
 /// Reads a CSV file written by [`Table::files`]: rows keyed by their first two columns.
 /// A missing file is empty; a file with another header is refused.
-fn read_csv(path: &Path, header: &[&str]) -> Result<Vec<(Key, Vec<String>)>> {
+fn read_csv(path: &Path, header: &[&str]) -> Result<Rows> {
+    let rows = read_csv_lines(path, header)?;
+    Ok(rows.into_iter().map(|(_, k, r)| (k, r)).collect())
+}
+
+/// [`read_csv`], each row with the number of the line it starts on.
+fn read_csv_lines(path: &Path, header: &[&str]) -> Result<Vec<(u64, Key, Vec<String>)>> {
     check_readable(path, CSV_READ_BYTES_PER_BYTE)?;
     let text = match std::fs::read(path) {
         Ok(t) => t,
@@ -435,8 +345,9 @@ fn read_csv(path: &Path, header: &[&str]) -> Result<Vec<(Key, Vec<String>)>> {
     let mut rows = Vec::new();
     for rec in r.records() {
         let rec = rec.map_err(|e| bad(e.to_string()))?;
+        let line = rec.position().map_or(0, csv::Position::line);
         let row: Vec<String> = rec.iter().map(str::to_string).collect();
-        rows.push((Key::new(&row[0], &row[1]), row[2..].to_vec()));
+        rows.push((line, Key::new(&row[0], &row[1]), row[2..].to_vec()));
     }
     Ok(rows)
 }

@@ -172,11 +172,16 @@ fn connected_regions(board: &Board) -> Vec<Pegs> {
     found
 }
 
+/// Whether every hole of `small` is a hole of `big`.
+fn within(small: Pegs, big: Pegs) -> bool {
+    small & big == small
+}
+
 /// The regions holding no smaller one (`found` is smallest first).
 fn minimal(found: &[Pegs]) -> Vec<Pegs> {
     let mut kept: Vec<Pegs> = Vec::new();
     for &r in found {
-        if !kept.iter().any(|&k| k & r == k) {
+        if !kept.iter().any(|&k| within(k, r)) {
             kept.push(r);
         }
     }
