@@ -77,7 +77,9 @@ fn region_bounds_never_exceed_the_true_distances() {
         // One peg anywhere, and one peg in the first start's hole.
         let anywhere: Vec<Pegs> = (0..b.holes()).map(bit).collect();
         let tight = check_board(&b, &starts, &anywhere);
-        assert!(tight > 0, "{spec}");
+        // On the triangles some bound is exact (the check can fail); the hexagon and the
+        // square have positions with no win, where no bound is compared to a finite distance.
+        assert!(tight > 0 || !spec.starts_with("tri:"), "{spec}");
         check_board(&b, &starts, &[bit(starts[0])]);
     }
 }
