@@ -23,6 +23,9 @@
 #                                     example one built from an earlier commit): the five cases of
 #                                     issue 66, old and new in alternating runs, ROUNDS (default 3)
 #                                     of each, with each run's wall time, the medians and new/old
+#   scripts/bench.sh --random [ROUNDS]
+#                                     the cost of issue 67's statistics: count english and the
+#                                     tri:7 table without and with --random, alternating
 # Works from any directory. Timings on a shared machine are noisy: the load average and the
 # CPU time are printed too. Exit code 1 when a case prints a wrong figure (slow is only
 # marked). Without /usr/bin/time, wall time and peak memory come from the "wall time ...,
@@ -180,18 +183,21 @@ AGAINST_CASES=(
   "count english on disk|count --quiet --board english --max-memory 64M|577,116,156,815,309,849,672"
   "solvable english d4|solvable --board english --finish d4 -q|solvable up to symmetry     1,679,072"
 )
-if [ "${1:-}" = "--against" ]; then
-  old=${2:?"bench: --against needs the old binary"}
-  rounds=${3:-3}
-  [ -x "$old" ] || { echo "bench: $old is not an executable" >&2; exit 2; }
-  cargo build --release --quiet
-  new=target/release/pegsol
+RANDOM_CASES=(
+  "count english centre|count --quiet --board english|577,116,156,815,309,849,672"
+  "table tri:7 all starts|table --board tri:7 --starts all -q --csv @DIR|tri:7      all       28    893,134,943,977,510,843,032"
+)
+# race OLD NEW EXTRA ROUNDS CASES...: each case run by OLD and by NEW (NEW with EXTRA options
+# appended) in alternating runs, ROUNDS of each; prints each run's wall time, the medians and
+# NEW/OLD. Sets fail=1 when a run prints a wrong figure.
+race() {
+  local old=$1 new=$2 extra=$3 rounds=$4
+  shift 4
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
-  echo "pegsol $(git rev-parse --short HEAD 2>/dev/null || echo '?') against $old, $(nproc) cores, load average:$(uptime | sed 's/.*load average[s]*://')"
   printf '%-26s %-28s %-28s %8s %8s %6s %s\n' case 'old runs (s)' 'new runs (s)' 'old med' 'new med' new/old result
   fail=0
-  for case in "${AGAINST_CASES[@]}"; do
+  for case in "$@"; do
     IFS='|' read -r label args expect <<<"$case"
     olds=()
     news=()
@@ -199,16 +205,17 @@ if [ "${1:-}" = "--against" ]; then
     for _ in $(seq "$rounds"); do
       for which in old new; do
         bin=$old
-        [ "$which" = old ] || bin=$new
+        more=""
+        [ "$which" = old ] || { bin=$new; more=$extra; }
         dir=$(mktemp -d -p "$work")
         begin=$(date +%s.%N)
         status=0
         # shellcheck disable=SC2086 # the arguments are meant to be split
-        "$bin" ${args//@DIR/$dir} >"$work/out" 2>/dev/null || status=$?
+        "$bin" ${args//@DIR/$dir} $more >"$work/out" 2>/dev/null || status=$?
         secs=$(awk -v b="$begin" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - b }')
         rm -rf "$dir"
         verdict "$status" "$work/out" "$expect"
-        [ "$result" = ok ] || { echo "$label ($which): $result" >&2; wrong=1; }
+        [ "$result" = ok ] || { echo "$label ($which): $result" >&2; wrong=1; fail=1; }
         if [ "$which" = old ]; then olds+=("$secs"); else news+=("$secs"); fi
       done
     done
@@ -219,6 +226,22 @@ if [ "${1:-}" = "--against" ]; then
       "$(awk -v a="$mo" -v b="$mn" 'BEGIN { printf "%.2f", b / a }')" "$([ "$wrong" = 0 ] && echo ok || echo WRONG)"
   done
   echo "load average after:$(uptime | sed 's/.*load average[s]*://')"
+}
+if [ "${1:-}" = "--against" ]; then
+  old=${2:?"bench: --against needs the old binary"}
+  rounds=${3:-3}
+  [ -x "$old" ] || { echo "bench: $old is not an executable" >&2; exit 2; }
+  cargo build --release --quiet
+  echo "pegsol $(git rev-parse --short HEAD 2>/dev/null || echo '?') against $old, $(nproc) cores, load average:$(uptime | sed 's/.*load average[s]*://')"
+  race "$old" target/release/pegsol "" "$rounds" "${AGAINST_CASES[@]}"
+  exit $fail
+fi
+# ---- The cost of the random player's statistics (issue 67): scripts/bench.sh --random [ROUNDS]
+if [ "${1:-}" = "--random" ]; then
+  rounds=${2:-3}
+  cargo build --release --quiet
+  echo "pegsol $(git rev-parse --short HEAD 2>/dev/null || echo '?'): without (old) and with (new) --random, $(nproc) cores, load average:$(uptime | sed 's/.*load average[s]*://')"
+  race target/release/pegsol target/release/pegsol --random "$rounds" "${RANDOM_CASES[@]}"
   exit $fail
 fi
 

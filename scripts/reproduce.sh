@@ -50,7 +50,7 @@ if [[ -z "$full" ]]; then
     { head -n 1 "results/$f.csv"; grep -E '^(tri:8|french),' "results/$f.csv"; } > "$tmp/$f.csv"
   done
 fi
-"$bin" table --board tri:4..7 --board english --starts all --csv "$tmp" --threads "$threads" --quiet \
+"$bin" table --board tri:4..7 --board english --starts all --random --csv "$tmp" --threads "$threads" --quiet \
   > /dev/null || exit 2
 if [[ -n "$full" ]]; then
   # One sweep a class, each within the budget it was made with (results/README.md).
