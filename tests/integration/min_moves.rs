@@ -238,3 +238,59 @@ fn table_csv_merges_by_board_and_start_and_refuses_a_bad_file() {
     let (_, _, code) = run(&["solve", "-b", "tri:4", "--table"]);
     assert_eq!(code, 2);
 }
+
+/// The last layers walked depth first (`PEGSOL_DIVE=k`, the walk the search takes when a
+/// layer would not fit in memory) find the same fewest moves as the layers stored, with a
+/// game that replays through `check` in those moves, on 1 and 2 threads.
+#[test]
+fn walking_the_last_layers_depth_first_finds_the_same_fewest_moves() {
+    let cases: [&[&str]; 4] = [
+        &["--board", "tri:5", "--all-starts"],
+        &["--board", "tri:6", "--all-starts"],
+        &["--board", "tri:6", "--hole", "a2", "--finish", "d5"],
+        &["--board", "tri:7", "--hole", "a3", "--finish", "a2"],
+    ];
+    for case in cases {
+        let solve = |dive: &str, threads: &str| {
+            let out = pegsol()
+                .args(["solve", "--min-moves", "--threads", threads])
+                .args(case)
+                .env("PEGSOL_DIVE", dive)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "{case:?}");
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let stored = solve("0", "2");
+        let first = stored.lines().next().unwrap().to_string();
+        let moves: usize = first.rsplit(' ').next().unwrap().parse().unwrap();
+        for (dive, threads) in [("2", "1"), ("2", "2"), ("3", "2"), ("9", "2")] {
+            let walked = solve(dive, threads);
+            assert_eq!(
+                walked.lines().next().unwrap(),
+                first,
+                "{case:?} PEGSOL_DIVE={dive}"
+            );
+            let out = pegsol()
+                .args(["check", "-"])
+                .write_stdin(walked.clone())
+                .output()
+                .unwrap();
+            let report = String::from_utf8(out.stdout).unwrap();
+            assert_eq!(out.status.code(), Some(0), "{walked}");
+            assert!(report.contains(&format!("in {moves} moves")), "{report}");
+        }
+        // The same game and figures on 1 and 2 threads (all but the time taken).
+        let untimed = |text: String| -> Vec<String> {
+            text.lines()
+                .filter(|l| !l.starts_with("# proved"))
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(
+            untimed(solve("2", "1")),
+            untimed(solve("2", "2")),
+            "{case:?}"
+        );
+    }
+}

@@ -22,12 +22,15 @@
 //! the limit at its true distance (the bounds are consistent). A run that reaches depths
 //! adding up to its limit without a meeting proves that no game is that short, so in the run
 //! for `L` the first meeting of `L` moves is the answer. The layer that brings the depths to
-//! the limit is only probed against the other side, never stored.
+//! the limit is only probed against the other side, never stored; when the layer before it
+//! would not fit in memory, the last layers are walked depth first from the frontier instead
+//! ([`dive`]), storing nothing, and stopping at the first game within the limit.
 
 pub mod per_start;
 pub mod reference;
 pub mod table;
 
+mod dive;
 mod layer;
 mod path;
 mod search;

@@ -63,12 +63,21 @@ impl<K: Bits> Search<'_, K> {
         let probed = self
             .probed
             .map_or(String::new(), |(i, d, looked, dropped)| {
-                format!(
-                    "; {} depth {d} probed: {} positions looked up, {} dropped by the bound",
-                    ["forward", "backward"][i],
+                let side = ["forward", "backward"][i];
+                let (looked, dropped) = (
                     looked.separate_with_commas(),
-                    dropped.separate_with_commas()
-                )
+                    dropped.separate_with_commas(),
+                );
+                if self.walked > 1 {
+                    format!(
+                        "; {side} depths {} to {d} walked depth first: {looked} positions \
+                         looked up (once per chunk of the frontier reaching them), {dropped} \
+                         dropped by the bound",
+                        d + 1 - self.walked
+                    )
+                } else {
+                    format!("; {side} depth {d} probed: {looked} positions looked up, {dropped} dropped by the bound")
+                }
             });
         format!("bound {}: {}; {}{probed}", self.limit, side(0), side(1))
     }

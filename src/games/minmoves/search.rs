@@ -13,6 +13,9 @@ use rayon::prelude::*;
 /// holes, the pattern they must show, the hole the peg lands in).
 type Steps<K> = Vec<Vec<(K, K, usize)>>;
 
+/// The states (position, hole of the moving peg) a move's chains have reached.
+type Seen<K> = std::collections::HashSet<(K, usize), ahash::RandomState>;
+
 pub(super) struct Search<'a, K: Bits> {
     pub(super) board: &'a Board,
     /// Forward: jumps from `h` (pegs in from and over, `to` empty).
@@ -33,6 +36,8 @@ pub(super) struct Search<'a, K: Bits> {
     pub(super) pruned: Option<usize>,
     /// The probed layer: its side, depth, positions within the limit and positions dropped.
     pub(super) probed: Option<(usize, usize, u64, u64)>,
+    /// How many layers the probe spanned: 1, or more when walked depth first.
+    pub(super) walked: usize,
     pub(super) max_bytes: u64,
 }
 
@@ -62,6 +67,7 @@ impl<'a, K: Bits> Search<'a, K> {
             limit,
             pruned: None,
             probed: None,
+            walked: 1,
             max_bytes: max_memory,
         }
     }
@@ -86,29 +92,42 @@ impl<'a, K: Bits> Search<'a, K> {
 
     /// Calls `f` with every position one move from `pos` (forward for side 0, undone for
     /// side 1) and the steps `(from, to)` of the moving peg.
+    ///
+    /// Undoing jumps on a nearly empty board, a peg reaches the same position on the same
+    /// hole by many orders of the same jumps (tri:9's backward side, one move from every
+    /// single peg, did not finish in 10 minutes): on side 1 each such state is walked, and
+    /// given to `f`, once. The states after one jump cannot repeat, so only the longer
+    /// chains are remembered. Forward, on full boards, repeats are rare and remembering
+    /// them cost 9% of tri:7's time (docs/experiments.md).
     pub(super) fn moves(&self, side: usize, pos: K, f: &mut impl FnMut(K, &[(usize, usize)])) {
         let steps = if side == 0 { &self.jumps } else { &self.undo };
         let mut path = Vec::new();
+        let mut seen = Seen::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4));
         for h in 0..steps.len() {
             if pos & K::bit(h) != K::zero() {
-                Self::chain(steps, pos, h, &mut path, f);
+                Self::chain(steps, pos, h, &mut path, side == 1, &mut seen, f);
             }
         }
     }
 
-    pub(super) fn chain(
+    fn chain(
         steps: &Steps<K>,
         pos: K,
         h: usize,
         path: &mut Vec<(usize, usize)>,
+        dedup: bool,
+        seen: &mut Seen<K>,
         f: &mut impl FnMut(K, &[(usize, usize)]),
     ) {
         for &(all, pattern, to) in &steps[h] {
             if pos & all == pattern {
                 let next = pos ^ all;
+                if dedup && !path.is_empty() && !seen.insert((next, to)) {
+                    continue;
+                }
                 path.push((h, to));
                 f(next, path);
-                Self::chain(steps, next, to, path, f);
+                Self::chain(steps, next, to, path, dedup, seen, f);
                 path.pop();
             }
         }
@@ -197,6 +216,25 @@ impl<'a, K: Bits> Search<'a, K> {
             }
             return Ok(found);
         }
+        // The last two layers within the limit walked depth first when the next layer
+        // would not fit in memory (earlier than that the search refuses, as the walk's time
+        // grows with every layer it spans); or the last `PEGSOL_DIVE` layers, when set.
+        let rest = self.limit - a - b;
+        let tight = self.bytes_needed(i, next(&self.sides[i]) as usize) > self.max_bytes;
+        if rest >= 2 && ((tight && rest == 2) || rest <= dive_setting()) {
+            let found = self.dive(i, rest)?;
+            if trace {
+                crate::observe::trace(&format!(
+                    "side {i} depths {}..{}: walked depth first, {}",
+                    self.sides[i].depth + 1 - rest,
+                    self.sides[i].depth,
+                    found.map_or("no meeting".to_string(), |(t, _)| format!(
+                        "a game of {t} moves"
+                    ))
+                ));
+            }
+            return Ok(found);
+        }
         self.expand(i)?;
         if trace {
             crate::observe::trace(&format!(
@@ -208,4 +246,13 @@ impl<'a, K: Bits> Search<'a, K> {
         }
         Ok(self.meet(i))
     }
+}
+
+/// `PEGSOL_DIVE=k`: walk the last `k` layers within the limit depth first (0, the default:
+/// only when the next layer would not fit in memory).
+fn dive_setting() -> usize {
+    std::env::var("PEGSOL_DIVE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
 }
