@@ -146,18 +146,20 @@ impl<K: Bits> Search<'_, K> {
             if w.hit {
                 return;
             }
-            let c = side.transforms.canonical(next);
-            // A stored position was reached (and met) at its true, smaller distance.
-            let stored = side.dist.contains_key(&c);
+            // The bound first: most children are dropped by it, and only a kept child (or
+            // a dropped one while the next bound still needs a fresh position) needs its
+            // canonical form and a lookup. A stored position was reached (and met) at its
+            // true, smaller distance.
             let f = next_depth + self.estimate(i, next);
             if f > self.limit {
-                if !(w.need_fresh && stored) {
+                if !(w.need_fresh && side.dist.contains_key(&side.transforms.canonical(next))) {
                     w.pruned = Some(w.pruned.map_or(f, |p| p.min(f)));
                 }
                 w.dropped += 1;
                 return;
             }
-            if stored {
+            let c = side.transforms.canonical(next);
+            if side.dist.contains_key(&c) {
                 return;
             }
             if next_depth == w.base + 1 {
