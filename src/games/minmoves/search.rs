@@ -162,6 +162,42 @@ impl<'a, K: Bits> Search<'a, K> {
             .min()
     }
 
+    /// A guess at the size of side `i`'s next layer: the growth of its last layer carried
+    /// on ([`Side::next_size`]), but no more than a sample of its frontier expanded
+    /// promises. The growth alone misleads where a side's first layers grow far faster than
+    /// its later ones: tri:9's backward side grew 190,000-fold from the single pegs to the
+    /// positions one move before them, so its next layer was guessed at 3.6 * 10^11
+    /// positions and never grown. The sample (at most [`SAMPLE`] positions evenly spread
+    /// over the frontier, in its order, so the guess is the same on any thread count)
+    /// counts the children within the limit not yet stored, without merging repeats: an
+    /// overestimate of the layer.
+    pub(super) fn guess(&self, i: usize) -> f64 {
+        let side = &self.sides[i];
+        let n = side.frontier.len();
+        if n == 0 {
+            return 0.0;
+        }
+        let depth = side.depth + 1;
+        let step = n.div_ceil(SAMPLE);
+        let sample: Vec<K> = side.frontier.iter().step_by(step).copied().collect();
+        let children: u64 = sample
+            .par_iter()
+            .map(|&pos| {
+                let mut c = 0u64;
+                self.moves(i, pos, &mut |next, _| {
+                    if depth + self.estimate(i, next) <= self.limit
+                        && !side.dist.contains_key(&side.transforms.canonical(next))
+                    {
+                        c += 1;
+                    }
+                });
+                c
+            })
+            .sum();
+        let by_sample = children as f64 * n as f64 / sample.len() as f64;
+        side.next_size().min(by_sample)
+    }
+
     /// Searches every game of at most `limit` moves, knowing that none has fewer (the
     /// limit is a lower bound, or the previous limit's search found nothing). Returns the best
     /// game if it is proved the fewest, and whether the limit cut the search short (then
@@ -201,8 +237,14 @@ impl<'a, K: Bits> Search<'a, K> {
     pub(super) fn grow(&mut self) -> Result<Option<(usize, K)>> {
         let trace = crate::observe::tracing();
         let (a, b) = (self.sides[0].depth, self.sides[1].depth);
-        let next = |s: &Side<K>| s.next_size();
-        let i = usize::from(next(&self.sides[1]) < next(&self.sides[0]));
+        let guess = [self.guess(0), self.guess(1)];
+        let i = usize::from(guess[1] < guess[0]);
+        if trace {
+            crate::observe::trace(&format!(
+                "next layers guessed: forward {:.0}, backward {:.0}",
+                guess[0], guess[1]
+            ));
+        }
         if a + b + 1 >= self.limit {
             let found = self.probe(i)?;
             if trace {
@@ -220,7 +262,7 @@ impl<'a, K: Bits> Search<'a, K> {
         // would not fit in memory (earlier than that the search refuses, as the walk's time
         // grows with every layer it spans); or the last `PEGSOL_DIVE` layers, when set.
         let rest = self.limit - a - b;
-        let tight = self.bytes_needed(i, next(&self.sides[i]) as usize) > self.max_bytes;
+        let tight = self.bytes_needed(i, guess[i] as usize) > self.max_bytes;
         if rest >= 2 && ((tight && rest == 2) || rest <= dive_setting()) {
             let found = self.dive(i, rest)?;
             if trace {
@@ -247,6 +289,9 @@ impl<'a, K: Bits> Search<'a, K> {
         Ok(self.meet(i))
     }
 }
+
+/// The most frontier positions [`Search::guess`] expands.
+const SAMPLE: usize = 1024;
 
 /// `PEGSOL_DIVE=k`: walk the last `k` layers within the limit depth first (0, the default:
 /// only when the next layer would not fit in memory).
