@@ -127,7 +127,7 @@ impl<K: Bits> Search<'_, K> {
         let side = &mut self.sides[i];
         for (d, &x) in chain.iter().enumerate() {
             let d = u8::try_from(base + 1 + d).map_err(|_| Error::input("more than 255 moves"))?;
-            side.dist.entry(side.transforms.canonical(x)).or_insert(d);
+            side.dist.insert_one(side.transforms.canonical(x), d);
         }
         side.depth = base + k;
         side.done = !fresh;
@@ -152,14 +152,14 @@ impl<K: Bits> Search<'_, K> {
             // true, smaller distance.
             let f = next_depth + self.estimate(i, next);
             if f > self.limit {
-                if !(w.need_fresh && side.dist.contains_key(&side.transforms.canonical(next))) {
+                if !(w.need_fresh && side.dist.contains(side.transforms.canonical(next))) {
                     w.pruned = Some(w.pruned.map_or(f, |p| p.min(f)));
                 }
                 w.dropped += 1;
                 return;
             }
             let c = side.transforms.canonical(next);
-            if side.dist.contains_key(&c) {
+            if side.dist.contains(c) {
                 return;
             }
             if next_depth == w.base + 1 {

@@ -3,6 +3,7 @@
 //! may take.
 
 use super::search::Search;
+use super::store::Store;
 use crate::error::{Error, Result};
 use crate::geometry::bits::Bits;
 use rayon::prelude::*;
@@ -38,7 +39,7 @@ impl<K: Bits> Search<'_, K> {
                 for &pos in chunk {
                     self.moves(i, pos, &mut |next, _| {
                         let c = side.transforms.canonical(next);
-                        if side.dist.contains_key(&c) {
+                        if side.dist.contains(c) {
                             return;
                         }
                         let f = depth + self.estimate(i, c);
@@ -52,8 +53,8 @@ impl<K: Bits> Search<'_, K> {
                 }
                 out.sort_unstable();
                 out.dedup();
-                // As `bytes_needed` weighs them: the new positions and the frontier.
-                let bytes = 2 * (out.len() * std::mem::size_of::<K>()) as u64;
+                // As `bytes_needed` weighs them.
+                let bytes = (out.len() * (4 * std::mem::size_of::<K>() + 1)) as u64;
                 if taken.fetch_add(bytes, Ordering::Relaxed) + bytes > room {
                     full.store(true, Ordering::Relaxed);
                 }
@@ -70,18 +71,32 @@ impl<K: Bits> Search<'_, K> {
         self.check_memory(i, depth, new_total)?;
         let side = &mut self.sides[i];
         let d = u8::try_from(depth).map_err(|_| Error::input("more than 255 moves"))?;
-        let mut fresh = Vec::new();
-        for (v, p, _) in found {
-            if let Some(p) = p {
+        for (_, p, _) in &found {
+            if let Some(p) = *p {
                 self.pruned = Some(self.pruned.map_or(p, |q| q.min(p)));
             }
+        }
+        // The new positions, sorted and merged into the side's store; the frontier keeps
+        // them in the order they were first found (chunk by chunk), so that the game found
+        // does not depend on how the store keeps them.
+        let mut sorted: Vec<K> = found
+            .iter()
+            .flat_map(|(v, _, _)| v.iter().copied())
+            .collect();
+        sorted.par_sort_unstable();
+        sorted.dedup();
+        side.dist.add(&sorted, d);
+        let mut taken = vec![false; sorted.len()];
+        let mut fresh = Vec::with_capacity(sorted.len());
+        for (v, _, _) in found {
             for c in v {
-                if let std::collections::hash_map::Entry::Vacant(e) = side.dist.entry(c) {
-                    e.insert(d);
+                let k = sorted.binary_search(&c).expect("a new position");
+                if !std::mem::replace(&mut taken[k], true) {
                     fresh.push(c);
                 }
             }
         }
+        drop(sorted);
         side.depth = depth;
         side.done = fresh.is_empty();
         side.previous = frontier_len;
@@ -123,7 +138,7 @@ impl<K: Bits> Search<'_, K> {
                         // whether the search is exhaustive. A stored position looked up
                         // again meets the other side one move later than it did when stored:
                         // never within the limit, since no game is shorter than the limit.
-                        let stored = |x: K| side.dist.contains_key(&side.transforms.canonical(x));
+                        let stored = |x: K| side.dist.contains(side.transforms.canonical(x));
                         let f = depth + self.estimate(i, next);
                         if f > self.limit {
                             if !(need_fresh && stored(next)) {
@@ -173,7 +188,7 @@ impl<K: Bits> Search<'_, K> {
         let d = u8::try_from(depth).map_err(|_| Error::input("more than 255 moves"))?;
         let side = &mut self.sides[i];
         if let Some((_, x)) = best {
-            side.dist.entry(side.transforms.canonical(x)).or_insert(d);
+            side.dist.insert_one(side.transforms.canonical(x), d);
         }
         side.depth = depth;
         side.done = !fresh;
@@ -209,19 +224,15 @@ impl<K: Bits> Search<'_, K> {
 
     /// The bytes the tables and frontiers need once side `i` holds `new` more positions.
     pub(super) fn bytes_needed(&self, i: usize, new: usize) -> u64 {
-        // A slot holds a key and a one-byte distance (padded). A full table doubles, the
-        // old one still held.
-        let table = |len: usize, cap: usize| -> u64 {
-            let bytes = crate::memory::hash_table_bytes::<(K, u8)>(cap.max(1));
-            if len > cap.max(1) { 3 * bytes } else { bytes }
-        };
+        // A store holds a word a position and its index (grown in place); the old
+        // frontier; the new positions as found, sorted, and as the next frontier,
         let mut bytes = 0u64;
         for (k, s) in self.sides.iter().enumerate() {
             let len = s.dist.len() + if k == i { new } else { 0 };
-            bytes += table(len, s.dist.capacity());
+            bytes += Store::<K>::bytes_for(len);
             bytes += (s.frontier.len() as u64) * std::mem::size_of::<K>() as u64;
         }
-        // The unsorted new positions and the frontier they become.
-        bytes + 2 * new as u64 * std::mem::size_of::<K>() as u64
+        // and a flag each while the frontier is made.
+        bytes + new as u64 * (3 * std::mem::size_of::<K>() as u64 + 1)
     }
 }

@@ -35,6 +35,7 @@ mod layer;
 mod path;
 mod search;
 mod side;
+mod store;
 
 use crate::error::Result;
 use crate::geometry::bits::Bits;
@@ -107,11 +108,24 @@ pub fn min_moves(
             });
         }
     }
-    if board.holes() <= 64 {
+    if board.holes() <= store::Store::<u64>::max_holes() {
         deepen::<u64>(board, &fwd, &bwd, max_memory)
-    } else {
+    } else if board.holes() <= store::Store::<u128>::max_holes() {
         deepen::<u128>(board, &fwd, &bwd, max_memory)
+    } else {
+        Err(too_large(board))
     }
+}
+
+/// The refusal of a board too large for the search's stores (a word a position, its low
+/// byte the distance: up to 120 holes).
+pub(super) fn too_large(board: &Board) -> crate::error::Error {
+    crate::error::Error::input(format!(
+        "{} has {} holes; the fewest-moves search takes boards of up to {} holes",
+        board.name(),
+        board.holes(),
+        store::Store::<u128>::max_holes()
+    ))
 }
 
 /// Runs the pruned search with limits `L = lower bound, L + 1, ...` until one is not cut

@@ -186,7 +186,7 @@ impl<'a, K: Bits> Search<'a, K> {
                 let mut c = 0u64;
                 self.moves(i, pos, &mut |next, _| {
                     if depth + self.estimate(i, next) <= self.limit
-                        && !side.dist.contains_key(&side.transforms.canonical(next))
+                        && !side.dist.contains(side.transforms.canonical(next))
                     {
                         c += 1;
                     }

@@ -1,12 +1,10 @@
 //! One side of the fewest-moves search: the positions it has reached, each with its
 //! distance in moves, and its frontier; and the symmetries a side may merge positions by.
 
+use super::store::Store;
 use crate::geometry::bits::Bits;
 use crate::geometry::board::{Board, Pegs};
 use crate::geometry::symmetry::{Symmetry, Transforms};
-use std::collections::HashMap;
-
-pub(super) type Table<K> = HashMap<K, u8, ahash::RandomState>;
 
 /// The symmetries mapping a set of positions onto itself.
 pub(super) fn set_stabiliser<'a>(board: &'a Board, set: &[Pegs]) -> Vec<&'a Symmetry> {
@@ -34,7 +32,7 @@ pub(super) fn fixes(board: &Board, own: &[Pegs], other: &[Pegs]) -> bool {
 /// One side of the search.
 pub(super) struct Side<K: Bits> {
     pub(super) transforms: Transforms<K>,
-    pub(super) dist: Table<K>,
+    pub(super) dist: Store<K>,
     pub(super) frontier: Vec<K>,
     /// The size of the frontier before the last expansion.
     pub(super) previous: usize,
@@ -49,14 +47,15 @@ impl<K: Bits> Side<K> {
     pub(super) fn new(board: &Board, sources: &[Pegs]) -> Self {
         let syms = set_stabiliser(board, sources);
         let transforms = Transforms::new(&syms, board.holes());
-        let mut dist = Table::with_hasher(ahash::RandomState::with_seeds(5, 8, 13, 21));
-        let mut frontier = Vec::new();
+        let mut frontier: Vec<K> = Vec::new();
         for &s in sources {
             let c = transforms.canonical(K::from_u128(s));
-            if dist.insert(c, 0).is_none() {
+            if !frontier.contains(&c) {
                 frontier.push(c);
             }
         }
+        let mut dist = Store::new();
+        dist.add(&frontier, 0);
         let frontier_len = frontier.len();
         Side {
             transforms,
@@ -83,7 +82,7 @@ impl<K: Bits> Side<K> {
 
     pub(super) fn distance(&self, pos: K) -> Option<usize> {
         self.dist
-            .get(&self.transforms.canonical(pos))
-            .map(|&d| d as usize)
+            .get(self.transforms.canonical(pos))
+            .map(usize::from)
     }
 }

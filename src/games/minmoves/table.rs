@@ -144,10 +144,12 @@ pub fn start_games(
         }
         progress(k + 1, finishes.len());
     }
-    let games = if board.holes() <= 64 {
+    let games = if board.holes() <= super::store::Store::<u64>::max_holes() {
         fewest_to_each::<u64>(board, pos, &winning, &class, max_memory)?
-    } else {
+    } else if board.holes() <= super::store::Store::<u128>::max_holes() {
         fewest_to_each::<u128>(board, pos, &winning, &class, max_memory)?
+    } else {
+        return Err(super::too_large(board));
     };
     Ok(winning
         .into_iter()
