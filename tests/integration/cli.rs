@@ -737,8 +737,8 @@ fn min_moves_refuses_before_outgrowing_its_memory_limit() {
         .assert()
         .code(2)
         .stderr(contains(
-            "english: the fewest-moves search needs more than 64.0 KiB (the limit; 72.5 KiB \
-             at depth 8: 1427 positions stored, 344 new at least)",
+            "english: the fewest-moves search needs more than 64.0 KiB (the limit; 82.3 KiB \
+             at depth 7: 1990 positions stored, 2413 new at least)",
         ));
 }
 

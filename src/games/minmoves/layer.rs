@@ -53,8 +53,9 @@ impl<K: Bits> Search<'_, K> {
                 }
                 out.sort_unstable();
                 out.dedup();
+                out.shrink_to_fit();
                 // As `bytes_needed` weighs them.
-                let bytes = (out.len() * (4 * std::mem::size_of::<K>() + 1)) as u64;
+                let bytes = (out.len() * 3 * std::mem::size_of::<K>()) as u64;
                 if taken.fetch_add(bytes, Ordering::Relaxed) + bytes > room {
                     full.store(true, Ordering::Relaxed);
                 }
@@ -71,32 +72,20 @@ impl<K: Bits> Search<'_, K> {
         self.check_memory(i, depth, new_total)?;
         let side = &mut self.sides[i];
         let d = u8::try_from(depth).map_err(|_| Error::input("more than 255 moves"))?;
-        for (_, p, _) in &found {
-            if let Some(p) = *p {
+        // The new positions sorted are the next frontier, and are merged into the side's
+        // store. Each chunk's positions are freed as they are copied, so that the layer is
+        // held about once (a copy of it all beside the chunks took tri:8's peak memory).
+        let mut fresh: Vec<K> = Vec::with_capacity(new_total);
+        for (v, p, _) in found {
+            if let Some(p) = p {
                 self.pruned = Some(self.pruned.map_or(p, |q| q.min(p)));
             }
+            fresh.extend_from_slice(&v);
         }
-        // The new positions, sorted and merged into the side's store; the frontier keeps
-        // them in the order they were first found (chunk by chunk), so that the game found
-        // does not depend on how the store keeps them.
-        let mut sorted: Vec<K> = found
-            .iter()
-            .flat_map(|(v, _, _)| v.iter().copied())
-            .collect();
-        sorted.par_sort_unstable();
-        sorted.dedup();
-        side.dist.add(&sorted, d);
-        let mut taken = vec![false; sorted.len()];
-        let mut fresh = Vec::with_capacity(sorted.len());
-        for (v, _, _) in found {
-            for c in v {
-                let k = sorted.binary_search(&c).expect("a new position");
-                if !std::mem::replace(&mut taken[k], true) {
-                    fresh.push(c);
-                }
-            }
-        }
-        drop(sorted);
+        fresh.par_sort_unstable();
+        fresh.dedup();
+        fresh.shrink_to_fit();
+        side.dist.add(&fresh, d);
         side.depth = depth;
         side.done = fresh.is_empty();
         side.previous = frontier_len;
@@ -225,14 +214,14 @@ impl<K: Bits> Search<'_, K> {
     /// The bytes the tables and frontiers need once side `i` holds `new` more positions.
     pub(super) fn bytes_needed(&self, i: usize, new: usize) -> u64 {
         // A store holds a word a position and its index (grown in place); the old
-        // frontier; the new positions as found, sorted, and as the next frontier,
+        // frontier; the new positions, sorted (the next frontier) and as the words merged
+        // into the store.
         let mut bytes = 0u64;
         for (k, s) in self.sides.iter().enumerate() {
             let len = s.dist.len() + if k == i { new } else { 0 };
             bytes += Store::<K>::bytes_for(len);
             bytes += (s.frontier.len() as u64) * std::mem::size_of::<K>() as u64;
         }
-        // and a flag each while the frontier is made.
-        bytes + new as u64 * (3 * std::mem::size_of::<K>() as u64 + 1)
+        bytes + 2 * new as u64 * std::mem::size_of::<K>() as u64
     }
 }
