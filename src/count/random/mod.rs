@@ -30,6 +30,7 @@ mod fraction;
 pub mod quickest;
 pub mod reference;
 mod sweep;
+mod winnable;
 
 pub use fraction::{DIGITS, FIXED_BITS, Prob};
 pub use quickest::{QuickestLoss, quickest_loss};

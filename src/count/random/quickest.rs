@@ -1,15 +1,20 @@
 //! The quickest loss: how soon a game from a start can reach a position from which no
 //! one-peg finish (on the hole asked, or anywhere) is possible any more.
 //!
-//! The positions from which a win is still possible come from `solvable`'s machinery (a
-//! [`HintCache`]: reachable from the start, and winnable). From the start, layer by layer,
-//! the walk keeps only those positions, with the number of jump sequences into each; the
-//! first layer with a jump out of the set is the quickest loss, and the sequences into it
-//! are the sequences of its parents times their losing jumps.
+//! From the start, layer by layer, the walk keeps only the positions that can still win,
+//! with the number of jump sequences into each; the first layer with a jump out of them is
+//! the quickest loss, and the sequences into it are the sequences of its parents times their
+//! losing jumps. Whether a position can still win is answered by `solvable`'s machinery
+//! where every winnable position from the start fits in `--max-memory` (a
+//! [`HintCache`]: a meeting in the middle); where they do not (tri:8, the French board),
+//! by a depth-first search that remembers what it settled ([`super::winnable`]), the
+//! children of a layer asked about in parallel.
 
+use super::winnable::Winnable;
 use crate::analysis::solvable::{Finish, HintCache, SolveOptions};
 use crate::error::{Error, Result};
 use crate::geometry::board::{Board, Pegs};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -68,14 +73,45 @@ pub fn quickest_loss(
     finish: Finish,
     opts: &SolveOptions,
 ) -> Result<QuickestLoss> {
-    let cache = HintCache::build(board, start, finish, opts)?;
-    walk(board, start, |p| cache.is_solvable(board, p))
+    // Every winnable position at once, where they fit: fastest on the boards whose
+    // solvable positions are few (english: seconds, against minutes one by one).
+    match HintCache::build(board, start, finish, opts) {
+        Ok(cache) => {
+            return crate::pool::build(opts.threads)?
+                .install(|| walk(board, start, |p| Ok(cache.is_solvable(board, p))));
+        }
+        Err(Error::Memory(_)) => {}
+        Err(e) => return Err(e),
+    }
+    crate::pool::build(opts.threads)?.install(|| {
+        if board.holes() <= 64 {
+            let oracle = Winnable::<u64>::new(board, finish, opts.max_memory);
+            walk(board, start, |p| oracle.can_win(p))
+        } else {
+            let oracle = Winnable::<u128>::new(board, finish, opts.max_memory);
+            walk(board, start, |p| oracle.can_win(p))
+        }
+    })
 }
 
 /// The quickest loss from `start`, given which positions can still win: the walk through
-/// the winnable positions described in the module's notes, over raw positions.
-pub fn walk(board: &Board, start: Pegs, winnable: impl Fn(Pegs) -> bool) -> Result<QuickestLoss> {
-    if !winnable(start) {
+/// the winnable positions described in the module's notes, over raw positions, each
+/// layer's children asked about in parallel.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, count::random::quickest::walk};
+/// use pegsol::count::random::reference::Winnable;
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let plain = std::sync::Mutex::new(Winnable::new(&b, b.full()));
+/// let q = walk(&b, b.default_start(), |p| Ok(plain.lock().unwrap().can_win(p))).unwrap();
+/// assert_eq!((q.jumps, q.sequences), (Some(3), 14));
+/// ```
+pub fn walk(
+    board: &Board,
+    start: Pegs,
+    winnable: impl Fn(Pegs) -> Result<bool> + Sync,
+) -> Result<QuickestLoss> {
+    if !winnable(start)? {
         return Ok(QuickestLoss {
             jumps: Some(0),
             sequences: 1,
@@ -84,17 +120,26 @@ pub fn walk(board: &Board, start: Pegs, winnable: impl Fn(Pegs) -> bool) -> Resu
     let overflow = || Error::Overflow("the quickest loss's sequences exceed 2^128".into());
     let mut layer: HashMap<Pegs, u128> = HashMap::from([(start, 1)]);
     for depth in 1.. {
-        let mut next: HashMap<Pegs, u128> = HashMap::new();
-        let mut lost = 0u128;
+        // Each child once, with the sequences into it; then each asked about once.
+        let mut children: HashMap<Pegs, u128> = HashMap::new();
         for (&pos, &n) in &layer {
             for jump in board.jumps().iter().filter(|j| j.is_legal(pos)) {
-                let child = pos ^ jump.mask();
-                if winnable(child) {
-                    let slot = next.entry(child).or_insert(0);
-                    *slot = slot.checked_add(n).ok_or_else(overflow)?;
-                } else {
-                    lost = lost.checked_add(n).ok_or_else(overflow)?;
-                }
+                let slot = children.entry(pos ^ jump.mask()).or_insert(0);
+                *slot = slot.checked_add(n).ok_or_else(overflow)?;
+            }
+        }
+        let asked: Vec<(Pegs, u128)> = children.into_iter().collect();
+        let can: Vec<bool> = asked
+            .par_iter()
+            .map(|&(p, _)| winnable(p))
+            .collect::<Result<_>>()?;
+        let mut next: HashMap<Pegs, u128> = HashMap::new();
+        let mut lost = 0u128;
+        for (&(child, n), won) in asked.iter().zip(can) {
+            if won {
+                next.insert(child, n);
+            } else {
+                lost = lost.checked_add(n).ok_or_else(overflow)?;
             }
         }
         if lost > 0 {

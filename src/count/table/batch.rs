@@ -281,6 +281,13 @@ fn random_odds(
     let mut out = Vec::new();
     for m in &group.members {
         let start = board.start_with_empty(&[m.pair.hole]);
+        // The quickest loss first: it takes seconds to minutes, the random player's sweep
+        // of a large board an hour or more, whose result a later failure would lose.
+        let quick = if first {
+            Some(random::quickest_loss(board, start, Finish::Any, &solve)?)
+        } else {
+            None
+        };
         let odds = if board.holes() > random::EXACT_HOLES {
             let mut odds = random::engine_odds(board, &[start], opts)?;
             odds.pop().expect("one start, one result")
@@ -290,13 +297,7 @@ fn random_odds(
             out.push(None);
             continue;
         };
-        let quick = if first {
-            random::quickest_loss(board, start, Finish::Any, &solve)?
-        } else {
-            out.push(None);
-            continue;
-        };
-        out.push(Some((odds, quick)));
+        out.push(quick.map(|quick| (odds, quick)));
     }
     Ok(out)
 }

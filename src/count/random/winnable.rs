@@ -1,0 +1,248 @@
+//! Which positions can still end with one peg, decided one position at a time by a
+//! depth-first search that remembers every position it settled.
+//!
+//! The quickest loss asks only about the first few layers from a start (at most 6 jumps on
+//! every board of results/), but whether such a position can win depends on every layer
+//! after it. `solvable`'s machinery ([`crate::analysis::solvable::HintCache`]) finds every
+//! winnable position of every layer at once, which on tri:8 and the French board is
+//! billions of positions, past 12 GiB. Here each question is a depth-first search instead:
+//! a win, once found, answers it at once (and every position on the way is remembered as
+//! winnable); a loss is proved by trying every continuation, and every position so tried
+//! is remembered as lost, so no position is searched twice across all the questions.
+//! Positions are remembered in canonical form under the symmetries that fix the finish
+//! (any hole: every symmetry of the board), which carry winnable positions to winnable
+//! ones. A position outside the position class of every one-peg finish is lost at once
+//! ([`Board::same_class`]): no jump changes a position's class, so without that test a
+//! start such as tri:7's a1 would be proved lost by trying every game from it.
+
+use crate::analysis::solvable::Finish;
+use crate::error::{Error, Result};
+use crate::geometry::bits::Bits;
+use crate::geometry::board::{Board, Pegs};
+use crate::geometry::moves::MoveTable;
+use crate::memory::Watch;
+use dashmap::DashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+type Set<K> = DashSet<K, ahash::RandomState>;
+
+/// How often (in positions searched) the memory taken is looked at.
+const WATCH_EVERY: u64 = 1 << 16;
+
+/// Answers "can this position still end with one peg on the finish?" for any position of a
+/// board, remembering what it settled ([`Winnable::can_win`]).
+pub(super) struct Winnable<K: Bits> {
+    board: Board,
+    /// Per position class with a finishing hole: one of its holes, and the cuts that rule
+    /// a position of the class out ([`Cuts`]).
+    classes: Vec<(usize, Cuts)>,
+    moves: MoveTable<K>,
+    /// The holes a last peg may stand in.
+    finish: K,
+    won: Set<K>,
+    lost: Set<K>,
+    /// Positions searched so far, by every thread: the memory is looked at every
+    /// [`WATCH_EVERY`].
+    settled: AtomicU64,
+    watch: Watch,
+    subject: String,
+}
+
+impl<K: Bits> Winnable<K> {
+    /// An oracle for `board` and `finish`, holding its memory to `max_memory` bytes from now.
+    pub(super) fn new(board: &Board, finish: Finish, max_memory: u64) -> Self {
+        let goal = finish.mask(board);
+        let moves = MoveTable::<K>::new(board, |s| board.transform(s, goal) == goal);
+        let classes = board
+            .position_classes()
+            .into_iter()
+            .filter_map(|c| {
+                let holes: Vec<usize> = c.into_iter().filter(|&h| goal >> h & 1 == 1).collect();
+                Some((*holes.first()?, Cuts::new(board, &holes)))
+            })
+            .collect();
+        Winnable {
+            board: board.clone(),
+            classes,
+            moves,
+            finish: K::from_u128(goal),
+            won: Set::default(),
+            lost: Set::default(),
+            settled: AtomicU64::new(0),
+            watch: Watch::new(max_memory),
+            subject: format!("{}, finish {}", board.name(), finish.name(board)),
+        }
+    }
+
+    /// Whether a game from `pos` can end with one peg on the finish. Safe to call from
+    /// several threads at once: they share what each settles.
+    pub(super) fn can_win(&self, pos: Pegs) -> Result<bool> {
+        // Jumps keep a position's class: the cuts of the start's class hold all the way.
+        match self
+            .classes
+            .iter()
+            .find(|(h, _)| self.board.same_class(pos, 1 << h))
+        {
+            Some((_, cuts)) => self.search(K::from_u128(pos), cuts),
+            None => Ok(false),
+        }
+    }
+
+    /// Positions remembered as winnable and as lost (canonical forms).
+    pub(super) fn remembered(&self) -> (usize, usize) {
+        (self.won.len(), self.lost.len())
+    }
+
+    /// Searches `pos` as it lies (its children stay in its class); remembers it in
+    /// canonical form.
+    fn search(&self, pos: K, cuts: &Cuts) -> Result<bool> {
+        if pos.count_ones() == 1 {
+            return Ok(pos & self.finish != K::zero());
+        }
+        if cuts.rule_out(pos.to_u128()) {
+            return Ok(false);
+        }
+        let key = self.moves.canonical(pos);
+        if self.won.contains(&key) {
+            return Ok(true);
+        }
+        if self.lost.contains(&key) {
+            return Ok(false);
+        }
+        if self.settled.fetch_add(1, Ordering::Relaxed) % WATCH_EVERY == WATCH_EVERY - 1 {
+            self.check_memory()?;
+        }
+        let mut jumps = Vec::new();
+        self.moves.each_jump(pos, |j| jumps.push(j));
+        for j in jumps {
+            if self.search(pos ^ self.moves.mask(j), cuts)? {
+                self.won.insert(key);
+                return Ok(true);
+            }
+        }
+        self.lost.insert(key);
+        Ok(false)
+    }
+
+    fn check_memory(&self) -> Result<()> {
+        match self.watch.over() {
+            None => Ok(()),
+            Some(taken) => {
+                let (limit, taken) = crate::memory::human_apart(self.watch.limit(), taken);
+                let (won, lost) = self.remembered();
+                Err(Error::memory_limit(
+                    &self.subject,
+                    "the quickest loss needs",
+                    &limit,
+                    &format!(
+                        "; it had taken {taken} when stopped, remembering {won} winnable \
+                         and {lost} lost positions"
+                    ),
+                ))
+            }
+        }
+    }
+}
+
+/// Pagoda cuts for the finishing holes of one position class: a position is ruled out
+/// when, for every hole, one of that hole's pagoda functions weighs it below the hole
+/// ([`crate::geometry::pagoda::goal_pagodas`]): it can end on none of them.
+pub(super) struct Cuts {
+    /// Per finishing hole: (weights, the hole's weight) of each of its pagoda functions.
+    per_hole: Vec<Vec<(Vec<i64>, i64)>>,
+}
+
+impl Cuts {
+    /// At most this many pagoda functions a hole.
+    const PER_HOLE: usize = 8;
+
+    fn new(board: &Board, holes: &[usize]) -> Cuts {
+        use crate::geometry::pagoda::goal_pagodas;
+        let per_hole = holes
+            .iter()
+            .map(|&h| {
+                goal_pagodas(board, 1 << h, Self::PER_HOLE)
+                    .into_iter()
+                    .map(|w| {
+                        let goal = w[h];
+                        (w, goal)
+                    })
+                    .collect()
+            })
+            .collect();
+        Cuts { per_hole }
+    }
+
+    fn rule_out(&self, pos: Pegs) -> bool {
+        let weigh = |w: &[i64]| {
+            let (mut sum, mut rest) = (0, pos);
+            while rest != 0 {
+                sum += w[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
+            }
+            sum
+        };
+        self.per_hole
+            .iter()
+            .all(|cuts| cuts.iter().any(|(w, goal)| weigh(w) < *goal))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::random::reference::Winnable as Plain;
+
+    #[test]
+    fn the_search_agrees_with_a_plain_recursion_on_every_position_of_small_boards() {
+        for spec in ["tri:5", "tri:6"] {
+            let b = Board::from_spec(spec).unwrap();
+            for finish in [Finish::Any, Finish::Hole(0), Finish::Hole(b.holes() / 2)] {
+                let oracle = Winnable::<u64>::new(&b, finish, u64::MAX);
+                let mut plain = Plain::new(&b, finish.mask(&b));
+                // Games from every single vacancy, jumping the first legal jump of a
+                // cycle through the board's jumps: positions of every size.
+                let mut checked = 0;
+                let full = b.full();
+                for start in 0..b.holes() {
+                    let mut pos = full & !(1u128 << start);
+                    for j in b.jumps().iter().cycle().take(b.jumps().len() * 2) {
+                        if j.is_legal(pos) {
+                            pos ^= j.mask();
+                        }
+                        let (fast, slow) = (oracle.can_win(pos).unwrap(), plain.can_win(pos));
+                        assert_eq!(fast, slow, "{spec} {pos:b}");
+                        checked += 1;
+                    }
+                }
+                assert!(checked > 100);
+            }
+        }
+    }
+
+    #[test]
+    fn a_start_outside_every_finish_class_is_lost_at_once() {
+        // tri:7 from a1: no one-peg finish in its class. Within 1 KiB: nothing searched.
+        let b = Board::from_spec("tri:7").unwrap();
+        let oracle = Winnable::<u64>::new(&b, Finish::Any, 1 << 10);
+        assert!(!oracle.can_win(b.default_start()).unwrap());
+        assert_eq!(oracle.remembered(), (0, 0));
+    }
+
+    #[test]
+    fn a_search_past_its_memory_limit_stops_with_one_line() {
+        // The quickest loss of tri:7 from a2 (5 jumps) searches far more than 2^16
+        // positions, and their sets take more than 1 KiB.
+        let b = Board::from_spec("tri:7").unwrap();
+        let a2 = b.start_with_empty(&[b.hole("a2").unwrap()]);
+        let opts = crate::analysis::solvable::SolveOptions {
+            max_memory: 1 << 10,
+            ..Default::default()
+        };
+        let err = super::super::quickest_loss(&b, a2, Finish::Any, &opts).unwrap_err();
+        let err = err.to_string();
+        let head = "tri:7, finish any: the quickest loss needs more than 1.0 KiB";
+        assert!(err.starts_with(head), "{err}");
+        assert!(!err.contains('\n'), "{err}");
+    }
+}
