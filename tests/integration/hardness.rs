@@ -68,6 +68,42 @@ fn solvable_prints_the_quickest_loss_of_a_plain_search() {
 }
 
 #[test]
+fn the_quickest_loss_is_the_same_for_any_threads() {
+    // tri:7 from a3: 6 jumps, 160 sequences (results/summary.csv).
+    for threads in ["1", "2"] {
+        let args = ["--board", "tri:7", "--hole", "a3", "--threads", threads];
+        let line = quickest_line(&args);
+        assert_eq!(
+            line, "quickest loss        6 jumps (160 sequences)",
+            "{args:?}"
+        );
+    }
+    // The depth-first search that takes over where the winnable positions do not fit,
+    // forced: the same figures (tri:6 from b4: 5 jumps, 46 sequences).
+    for threads in ["1", "2"] {
+        let out = pegsol()
+            .env("PEGSOL_QUICKEST", "search")
+            .args([
+                "solvable",
+                "--board",
+                "tri:6",
+                "--hole",
+                "b4",
+                "--quickest-loss",
+            ])
+            .args(["--threads", threads])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let want = "quickest loss        5 jumps (46 sequences)";
+        assert!(
+            text.lines().any(|l| l == want),
+            "--threads {threads}: {text}"
+        );
+    }
+}
+
+#[test]
 fn solvable_quickest_loss_refuses_bad_input_in_one_line() {
     for args in [
         ["--board", "tri:5", "--finish", "z9"],

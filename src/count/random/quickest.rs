@@ -13,6 +13,7 @@
 use super::winnable::Winnable;
 use crate::analysis::solvable::{Finish, HintCache, SolveOptions};
 use crate::error::{Error, Result};
+use crate::geometry::bits::Bits;
 use crate::geometry::board::{Board, Pegs};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -75,23 +76,40 @@ pub fn quickest_loss(
 ) -> Result<QuickestLoss> {
     // Every winnable position at once, where they fit: fastest on the boards whose
     // solvable positions are few (english: seconds, against minutes one by one).
-    match HintCache::build(board, start, finish, opts) {
-        Ok(cache) => {
-            return crate::pool::build(opts.threads)?
-                .install(|| walk(board, start, |p| Ok(cache.is_solvable(board, p))));
+    // `PEGSOL_QUICKEST=search` in the environment skips it (an experiment's setting: the
+    // answer is the same, the time and memory differ).
+    let pool = crate::pool::build(opts.threads)?;
+    let search_only = std::env::var("PEGSOL_QUICKEST").is_ok_and(|v| v == "search");
+    if !search_only {
+        match HintCache::build(board, start, finish, opts) {
+            Ok(cache) => {
+                return pool.install(|| walk(board, start, |p| Ok(cache.is_solvable(board, p))));
+            }
+            Err(Error::Memory(_)) => {}
+            Err(e) => return Err(e),
         }
-        Err(Error::Memory(_)) => {}
-        Err(e) => return Err(e),
     }
-    crate::pool::build(opts.threads)?.install(|| {
+    crate::observe::trace(
+        "quickest loss: the winnable positions do not fit; asking position by position",
+    );
+    pool.install(|| {
         if board.holes() <= 64 {
-            let oracle = Winnable::<u64>::new(board, finish, opts.max_memory);
-            walk(board, start, |p| oracle.can_win(p))
+            by_search::<u64>(board, start, finish, opts.max_memory)
         } else {
-            let oracle = Winnable::<u128>::new(board, finish, opts.max_memory);
-            walk(board, start, |p| oracle.can_win(p))
+            by_search::<u128>(board, start, finish, opts.max_memory)
         }
     })
+}
+
+/// The walk, each position asked about by the depth-first search of [`Winnable`].
+fn by_search<K: Bits>(
+    board: &Board,
+    start: Pegs,
+    finish: Finish,
+    max_memory: u64,
+) -> Result<QuickestLoss> {
+    let oracle = Winnable::<K>::new(board, finish, max_memory);
+    walk(board, start, |p| oracle.can_win(p))
 }
 
 /// The quickest loss from `start`, given which positions can still win: the walk through
@@ -142,6 +160,11 @@ pub fn walk(
                 lost = lost.checked_add(n).ok_or_else(overflow)?;
             }
         }
+        crate::observe::trace(&format!(
+            "quickest loss: depth {depth}: {} positions asked, {} can win",
+            asked.len(),
+            next.len()
+        ));
         if lost > 0 {
             return Ok(QuickestLoss {
                 jumps: Some(depth),
@@ -157,4 +180,30 @@ pub fn walk(
         jumps: None,
         sequences: 0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search's walk gives results/summary.csv's figures (tri:6, where the winnable
+    /// positions would fit), with one thread or two, on either key width.
+    #[test]
+    fn the_search_walk_is_the_same_for_any_threads() {
+        let b = Board::from_spec("tri:6").unwrap();
+        for (hole, jumps, sequences) in [("a1", 5, 6), ("b4", 5, 46)] {
+            let start = b.start_with_empty(&[b.hole(hole).unwrap()]);
+            for threads in [1, 2] {
+                let pool = crate::pool::build(threads).unwrap();
+                let narrow = pool.install(|| by_search::<u64>(&b, start, Finish::Any, u64::MAX));
+                let wide = pool.install(|| by_search::<u128>(&b, start, Finish::Any, u64::MAX));
+                let want = QuickestLoss {
+                    jumps: Some(jumps),
+                    sequences,
+                };
+                assert_eq!(narrow.unwrap(), want, "{hole}, {threads} threads");
+                assert_eq!(wide.unwrap(), want, "{hole}, {threads} threads");
+            }
+        }
+    }
 }

@@ -83,7 +83,7 @@ impl<K: Bits> Winnable<K> {
             .iter()
             .find(|(h, _)| self.board.same_class(pos, 1 << h))
         {
-            Some((_, cuts)) => self.search(K::from_u128(pos), cuts),
+            Some((_, cuts)) => self.search(K::from_u128(pos), cuts, &cuts.weigh(pos)),
             None => Ok(false),
         }
     }
@@ -93,13 +93,13 @@ impl<K: Bits> Winnable<K> {
         (self.won.len(), self.lost.len())
     }
 
-    /// Searches `pos` as it lies (its children stay in its class); remembers it in
-    /// canonical form.
-    fn search(&self, pos: K, cuts: &Cuts) -> Result<bool> {
+    /// Searches `pos` as it lies (its children stay in its class), `weights` its weights
+    /// under the class's pagoda functions; remembers it in canonical form.
+    fn search(&self, pos: K, cuts: &Cuts, weights: &Weights) -> Result<bool> {
         if pos.count_ones() == 1 {
             return Ok(pos & self.finish != K::zero());
         }
-        if cuts.rule_out(pos.to_u128()) {
+        if cuts.rule_out(weights) {
             return Ok(false);
         }
         let key = self.moves.canonical(pos);
@@ -109,16 +109,29 @@ impl<K: Bits> Winnable<K> {
         if self.lost.contains(&key) {
             return Ok(false);
         }
-        if self.settled.fetch_add(1, Ordering::Relaxed) % WATCH_EVERY == WATCH_EVERY - 1 {
+        let settled = self.settled.fetch_add(1, Ordering::Relaxed) + 1;
+        if settled.is_multiple_of(WATCH_EVERY) {
             self.check_memory()?;
-        }
-        let mut jumps = Vec::new();
-        self.moves.each_jump(pos, |j| jumps.push(j));
-        for j in jumps {
-            if self.search(pos ^ self.moves.mask(j), cuts)? {
-                self.won.insert(key);
-                return Ok(true);
+            if settled.is_multiple_of(WATCH_EVERY << 6) {
+                let (won, lost) = self.remembered();
+                crate::observe::trace(&format!(
+                    "quickest loss: {settled} positions searched, {won} winnable and {lost} \
+                     lost remembered, {} resident",
+                    crate::memory::resident().map_or("?".into(), crate::memory::human)
+                ));
             }
+        }
+        // The children in turn until one wins (the rest of the jumps are passed over).
+        let mut answer = Ok(false);
+        self.moves.each_jump(pos, |j| {
+            if let Ok(false) = answer {
+                let child = pos ^ self.moves.mask(j);
+                answer = self.search(child, cuts, &cuts.after(weights, j));
+            }
+        });
+        if answer? {
+            self.won.insert(key);
+            return Ok(true);
         }
         self.lost.insert(key);
         Ok(false)
@@ -144,47 +157,84 @@ impl<K: Bits> Winnable<K> {
     }
 }
 
+/// A position's weights under the pagoda functions of a [`Cuts`], in its order.
+type Weights = [i64; Cuts::MAX];
+
 /// Pagoda cuts for the finishing holes of one position class: a position is ruled out
 /// when, for every hole, one of that hole's pagoda functions weighs it below the hole
-/// ([`crate::geometry::pagoda::goal_pagodas`]): it can end on none of them.
+/// ([`crate::geometry::pagoda::goal_pagodas`]): it can end on none of them. A search
+/// carries a position's weights down the jumps, each jump changing them by a fixed amount.
 pub(super) struct Cuts {
-    /// Per finishing hole: (weights, the hole's weight) of each of its pagoda functions.
-    per_hole: Vec<Vec<(Vec<i64>, i64)>>,
+    /// The distinct pagoda functions of all the holes (at most [`Cuts::MAX`]), a weight a
+    /// hole each.
+    pagodas: Vec<Vec<i64>>,
+    /// `delta[j * MAX + p]`: what jump `j` adds to the weight under pagoda function `p`.
+    delta: Vec<i64>,
+    /// Per finishing hole: (the index of each of its pagoda functions, the hole's weight).
+    per_hole: Vec<Vec<(usize, i64)>>,
 }
 
 impl Cuts {
-    /// At most this many pagoda functions a hole.
-    const PER_HOLE: usize = 8;
+    /// At most this many pagoda functions in all.
+    const MAX: usize = 64;
 
     fn new(board: &Board, holes: &[usize]) -> Cuts {
         use crate::geometry::pagoda::goal_pagodas;
-        let per_hole = holes
-            .iter()
-            .map(|&h| {
-                goal_pagodas(board, 1 << h, Self::PER_HOLE)
-                    .into_iter()
-                    .map(|w| {
-                        let goal = w[h];
-                        (w, goal)
-                    })
-                    .collect()
-            })
-            .collect();
-        Cuts { per_hole }
+        let each = (Self::MAX / holes.len().max(1)).clamp(1, 8);
+        let mut pagodas: Vec<Vec<i64>> = Vec::new();
+        let mut per_hole = Vec::new();
+        for &h in holes {
+            let mut mine = Vec::new();
+            for w in goal_pagodas(board, 1 << h, each) {
+                let goal = w[h];
+                let p = match pagodas.iter().position(|q| *q == w) {
+                    Some(p) => p,
+                    None if pagodas.len() < Self::MAX => {
+                        pagodas.push(w);
+                        pagodas.len() - 1
+                    }
+                    None => continue,
+                };
+                mine.push((p, goal));
+            }
+            per_hole.push(mine);
+        }
+        let mut delta = vec![0; board.jumps().len() * Self::MAX];
+        for (j, jump) in board.jumps().iter().enumerate() {
+            for (p, w) in pagodas.iter().enumerate() {
+                delta[j * Self::MAX + p] = w[jump.to] - w[jump.from] - w[jump.over];
+            }
+        }
+        Cuts {
+            pagodas,
+            delta,
+            per_hole,
+        }
     }
 
-    fn rule_out(&self, pos: Pegs) -> bool {
-        let weigh = |w: &[i64]| {
-            let (mut sum, mut rest) = (0, pos);
+    /// The weights of `pos`.
+    fn weigh(&self, pos: Pegs) -> Weights {
+        let mut out = [0; Self::MAX];
+        for (slot, w) in out.iter_mut().zip(&self.pagodas) {
+            let mut rest = pos;
             while rest != 0 {
-                sum += w[rest.trailing_zeros() as usize];
+                *slot += w[rest.trailing_zeros() as usize];
                 rest &= rest - 1;
             }
-            sum
-        };
+        }
+        out
+    }
+
+    /// The weights after jump `j` of a position weighing `weights`.
+    fn after(&self, weights: &Weights, j: usize) -> Weights {
+        let row = &self.delta[j * Self::MAX..(j + 1) * Self::MAX];
+        std::array::from_fn(|p| weights[p] + row[p])
+    }
+
+    fn rule_out(&self, weights: &Weights) -> bool {
         self.per_hole
             .iter()
-            .all(|cuts| cuts.iter().any(|(w, goal)| weigh(w) < *goal))
+            .all(|cuts| cuts.iter().any(|&(p, goal)| weights[p] < goal))
     }
 }
 
