@@ -45,6 +45,72 @@ pub fn weight(w: &[i64], pos: Pegs) -> i64 {
         .sum()
 }
 
+/// Pagoda functions carried down the jumps of a search: a position's weight under each of
+/// them (at most `N`), and the fixed amount each jump of the board adds to those weights,
+/// so that a child's weights cost `N` additions instead of a sum over its pegs.
+///
+/// ```
+/// use pegsol::geometry::{Board, pagoda::{JumpWeights, goal_pagodas, weight}};
+/// let b = Board::from_spec("english").unwrap();
+/// let d4 = b.hole("d4").unwrap();
+/// let ws = JumpWeights::<8>::new(&b, goal_pagodas(&b, 1 << d4, 8));
+/// let start = b.default_start();
+/// let (j, jump) = b.jumps().iter().enumerate().find(|(_, j)| j.is_legal(start)).unwrap();
+/// let child = start ^ jump.mask();
+/// assert_eq!(ws.after(&ws.weigh(start), j), ws.weigh(child));
+/// assert_eq!(ws.weigh(child)[0], weight(&ws.functions()[0], child));
+/// ```
+#[derive(Clone, Debug)]
+pub struct JumpWeights<const N: usize> {
+    functions: Vec<Vec<i64>>,
+    /// Per jump of the board: what it adds to the weight under each function.
+    delta: Vec<[i64; N]>,
+}
+
+impl<const N: usize> JumpWeights<N> {
+    /// The weights of `functions` (at most `N`, one weight a hole each) on `board`.
+    pub fn new(board: &Board, functions: Vec<Vec<i64>>) -> Self {
+        assert!(functions.len() <= N, "at most {N} pagoda functions");
+        let mut delta = vec![[0; N]; board.jumps().len()];
+        for (j, jump) in board.jumps().iter().enumerate() {
+            for (p, w) in functions.iter().enumerate() {
+                delta[j][p] = w[jump.to] - w[jump.from] - w[jump.over];
+            }
+        }
+        JumpWeights { functions, delta }
+    }
+
+    /// The functions, in the order of the weights.
+    pub fn functions(&self) -> &[Vec<i64>] {
+        &self.functions
+    }
+
+    /// How many functions there are.
+    pub fn len(&self) -> usize {
+        self.functions.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.functions.is_empty()
+    }
+
+    /// The weights of `pos` (0 past the last function).
+    pub fn weigh(&self, pos: Pegs) -> [i64; N] {
+        std::array::from_fn(|p| self.functions.get(p).map_or(0, |w| weight(w, pos)))
+    }
+
+    /// The weights after jump `j` of a position weighing `weights`.
+    #[inline]
+    pub fn after(&self, weights: &[i64; N], j: usize) -> [i64; N] {
+        let mut w = *weights;
+        for (x, d) in w.iter_mut().zip(&self.delta[j]).take(self.functions.len()) {
+            *x += d;
+        }
+        w
+    }
+}
+
 /// Distances between holes by steps along the lattice's directions (holes only), from
 /// `target`: `usize::MAX` for a hole that cannot be reached that way.
 fn steps_from(board: &Board, target: usize) -> Vec<usize> {

@@ -135,27 +135,35 @@ pub fn walk(
             sequences: 1,
         });
     }
-    let overflow = || Error::Overflow("the quickest loss's sequences exceed 2^128".into());
-    let mut layer: HashMap<Pegs, u128> = HashMap::from([(start, 1)]);
+    let mut layer: Vec<(Pegs, u128)> = vec![(start, 1)];
     for depth in 1.. {
-        // Each child once, with the sequences into it; then each asked about once.
-        let mut children: HashMap<Pegs, u128> = HashMap::new();
-        for (&pos, &n) in &layer {
-            for jump in board.jumps().iter().filter(|j| j.is_legal(pos)) {
-                let slot = children.entry(pos ^ jump.mask()).or_insert(0);
-                *slot = slot.checked_add(n).ok_or_else(overflow)?;
-            }
-        }
+        // Each child once, with the sequences into it (gathered in parallel, the sums the
+        // same in any order); then each asked about once.
+        let children = layer
+            .par_iter()
+            .try_fold(Children::new, |mut acc, &(pos, n)| {
+                for jump in board.jumps().iter().filter(|j| j.is_legal(pos)) {
+                    add(&mut acc, pos ^ jump.mask(), n)?;
+                }
+                Ok(acc)
+            })
+            .try_reduce(Children::new, |a, b| {
+                let (mut into, from) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+                for (child, n) in from {
+                    add(&mut into, child, n)?;
+                }
+                Ok(into)
+            })?;
         let asked: Vec<(Pegs, u128)> = children.into_iter().collect();
         let can: Vec<bool> = asked
             .par_iter()
             .map(|&(p, _)| winnable(p))
             .collect::<Result<_>>()?;
-        let mut next: HashMap<Pegs, u128> = HashMap::new();
+        let mut next = Vec::new();
         let mut lost = 0u128;
         for (&(child, n), won) in asked.iter().zip(can) {
             if won {
-                next.insert(child, n);
+                next.push((child, n));
             } else {
                 lost = lost.checked_add(n).ok_or_else(overflow)?;
             }
@@ -180,6 +188,20 @@ pub fn walk(
         jumps: None,
         sequences: 0,
     })
+}
+
+/// A layer's children, with the jump sequences into each.
+type Children = HashMap<Pegs, u128>;
+
+fn overflow() -> Error {
+    Error::Overflow("the quickest loss's sequences exceed 2^128".into())
+}
+
+/// Adds `n` sequences into `child`.
+fn add(children: &mut Children, child: Pegs, n: u128) -> Result<()> {
+    let slot = children.entry(child).or_insert(0);
+    *slot = slot.checked_add(n).ok_or_else(overflow)?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::geometry::bits::Bits;
 use crate::geometry::board::{Board, Pegs};
 use crate::geometry::moves::MoveTable;
+use crate::geometry::pagoda::JumpWeights;
 use crate::memory::Watch;
 use dashmap::DashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -163,13 +164,10 @@ type Weights = [i64; Cuts::MAX];
 /// Pagoda cuts for the finishing holes of one position class: a position is ruled out
 /// when, for every hole, one of that hole's pagoda functions weighs it below the hole
 /// ([`crate::geometry::pagoda::goal_pagodas`]): it can end on none of them. A search
-/// carries a position's weights down the jumps, each jump changing them by a fixed amount.
+/// carries a position's weights down the jumps ([`JumpWeights`]).
 pub(super) struct Cuts {
-    /// The distinct pagoda functions of all the holes (at most [`Cuts::MAX`]), a weight a
-    /// hole each.
-    pagodas: Vec<Vec<i64>>,
-    /// `delta[j * MAX + p]`: what jump `j` adds to the weight under pagoda function `p`.
-    delta: Vec<i64>,
+    /// The distinct pagoda functions of all the holes (at most [`Cuts::MAX`]).
+    pagodas: JumpWeights<{ Cuts::MAX }>,
     /// Per finishing hole: (the index of each of its pagoda functions, the hole's weight).
     per_hole: Vec<Vec<(usize, i64)>>,
 }
@@ -199,36 +197,20 @@ impl Cuts {
             }
             per_hole.push(mine);
         }
-        let mut delta = vec![0; board.jumps().len() * Self::MAX];
-        for (j, jump) in board.jumps().iter().enumerate() {
-            for (p, w) in pagodas.iter().enumerate() {
-                delta[j * Self::MAX + p] = w[jump.to] - w[jump.from] - w[jump.over];
-            }
-        }
         Cuts {
-            pagodas,
-            delta,
+            pagodas: JumpWeights::new(board, pagodas),
             per_hole,
         }
     }
 
     /// The weights of `pos`.
     fn weigh(&self, pos: Pegs) -> Weights {
-        let mut out = [0; Self::MAX];
-        for (slot, w) in out.iter_mut().zip(&self.pagodas) {
-            let mut rest = pos;
-            while rest != 0 {
-                *slot += w[rest.trailing_zeros() as usize];
-                rest &= rest - 1;
-            }
-        }
-        out
+        self.pagodas.weigh(pos)
     }
 
     /// The weights after jump `j` of a position weighing `weights`.
     fn after(&self, weights: &Weights, j: usize) -> Weights {
-        let row = &self.delta[j * Self::MAX..(j + 1) * Self::MAX];
-        std::array::from_fn(|p| weights[p] + row[p])
+        self.pagodas.after(weights, j)
     }
 
     fn rule_out(&self, weights: &Weights) -> bool {

@@ -273,8 +273,8 @@ impl<K: Bits> Run<'_, K> {
                 self.depth,
                 self.threads,
                 if self.threads == 1 { "" } else { "s" },
-                shared.pagodas,
-                if shared.pagodas == 1 { "" } else { "s" },
+                shared.pagodas.len(),
+                if shared.pagodas.len() == 1 { "" } else { "s" },
                 self.clock.elapsed().as_secs_f64()
             ));
         }

@@ -2,6 +2,7 @@
 //! the pagoda functions that bound it, the table of hopeless positions; the work units.
 
 use super::*;
+use crate::geometry::pagoda::JumpWeights;
 
 /// What every work unit of a search shares.
 pub(super) struct Shared<K: Bits> {
@@ -13,13 +14,10 @@ pub(super) struct Shared<K: Bits> {
     pub(super) rank: Vec<u16>,
     /// Per place in that order: the jump.
     pub(super) by_rank: Vec<u16>,
-    /// Per jump: the change of each pagoda function's weight.
-    pub(super) delta: Vec<[i64; PAGODAS]>,
+    /// The pagoda functions that bound the search, weighed down the jumps.
+    pub(super) pagodas: JumpWeights<PAGODAS>,
     /// Per pagoda function: the least weight of a goal (positions lighter are hopeless).
     pub(super) floor: [i64; PAGODAS],
-    pub(super) pagodas: usize,
-    /// Per pagoda function: the weight of each hole.
-    pub(super) hole_weights: Vec<Vec<i64>>,
     pub(super) table: HopelessTable,
     /// Set when a unit found a game, or the search ran out of its budget: the others stop.
     pub(super) stop: std::sync::atomic::AtomicBool,
@@ -89,16 +87,12 @@ impl<K: Bits> Shared<K> {
             Goal::Position(_) | Goal::PegsLeft(..) => Vec::new(),
         };
         let mut floor = [i64::MIN; PAGODAS];
-        let mut delta = vec![[0i64; PAGODAS]; board.jumps().len()];
         for (p, w) in ws.iter().enumerate() {
             floor[p] = (0..board.holes())
                 .filter(|&h| m >> h & 1 == 1)
                 .map(|h| w[h])
                 .min()
                 .unwrap_or(i64::MIN);
-            for (j, jump) in board.jumps().iter().enumerate() {
-                delta[j][p] = w[jump.to] - w[jump.from] - w[jump.over];
-            }
         }
         Shared {
             goal,
@@ -106,10 +100,8 @@ impl<K: Bits> Shared<K> {
             moves,
             rank,
             by_rank: order.iter().map(|&j| j as u16).collect(),
-            delta,
+            pagodas: JumpWeights::new(board, ws),
             floor,
-            pagodas: ws.len(),
-            hole_weights: ws,
             table: HopelessTable::new(board.holes(), max_memory),
             stop: std::sync::atomic::AtomicBool::new(false),
             limit: std::sync::atomic::AtomicU64::new(u64::MAX),
@@ -123,32 +115,19 @@ impl<K: Bits> Shared<K> {
     }
 
     pub(super) fn weights(&self, pos: K) -> [i64; PAGODAS] {
-        let mut out = [0i64; PAGODAS];
-        for (p, o) in out.iter_mut().enumerate().take(self.pagodas) {
-            *o = self.hole_weights[p]
-                .iter()
-                .enumerate()
-                .filter(|&(h, _)| pos & K::bit(h) != K::zero())
-                .map(|(_, &x)| x)
-                .sum();
-        }
-        out
+        self.pagodas.weigh(pos.to_u128())
     }
 
     /// The pagoda weights of the child by jump `j` of a position of weights `weights`.
     #[inline]
     pub(super) fn child_weights(&self, weights: &[i64; PAGODAS], j: usize) -> [i64; PAGODAS] {
-        let mut w = *weights;
-        for (x, d) in w.iter_mut().zip(&self.delta[j]).take(self.pagodas) {
-            *x += d;
-        }
-        w
+        self.pagodas.after(weights, j)
     }
 
     /// Whether a pagoda function rules out a position of these weights.
     #[inline]
     pub(super) fn hopeless(&self, weights: &[i64; PAGODAS]) -> bool {
-        (0..self.pagodas).any(|p| weights[p] < self.floor[p])
+        (0..self.pagodas.len()).any(|p| weights[p] < self.floor[p])
     }
 
     /// The legal jumps of `pos` in the search's order, into `buf`; returns how many.
