@@ -33,6 +33,7 @@ fn plain_line(board: &Board, start: Pegs, goal: Pegs) -> String {
     let every_game_wins = QuickestLoss {
         jumps: None,
         sequences: 0,
+        at_least: None,
     };
     found.unwrap_or(every_game_wins).line()
 }

@@ -213,7 +213,8 @@ fn the_quickest_loss_matches_a_plain_search_on_small_triangles() {
                 Some(got),
                 want.or(Some(QuickestLoss {
                     jumps: None,
-                    sequences: 0
+                    sequences: 0,
+                    at_least: None,
                 })),
                 "{name}"
             );
@@ -226,7 +227,8 @@ fn the_quickest_loss_matches_a_plain_search_on_small_triangles() {
                 Some(got),
                 want.or(Some(QuickestLoss {
                     jumps: None,
-                    sequences: 0
+                    sequences: 0,
+                    at_least: None,
                 })),
                 "{name} to its hole"
             );

@@ -15,6 +15,7 @@ use crate::analysis::solvable::{Finish, HintCache, SolveOptions};
 use crate::error::{Error, Result};
 use crate::geometry::bits::Bits;
 use crate::geometry::board::{Board, Pegs};
+use crate::geometry::moves::MoveTable;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -23,11 +24,16 @@ use std::collections::HashMap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct QuickestLoss {
     /// The fewest jumps after which no win is possible (0: the start has none). `None`:
-    /// every game from the start wins.
+    /// every game from the start wins, or (with `at_least`) the search did not settle it.
     pub jumps: Option<usize>,
     /// The jump sequences of that length whose last position cannot win while every
     /// position before it could (1 for a start without a win: the empty sequence).
     pub sequences: u128,
+    /// Set when the search ran out of its memory limit before it settled the quickest loss:
+    /// every position of the layers before this one can still win, so no game is lost in
+    /// fewer jumps (`jumps` is then `None` and `sequences` 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_least: Option<usize>,
 }
 
 impl QuickestLoss {
@@ -35,25 +41,42 @@ impl QuickestLoss {
     ///
     /// ```
     /// use pegsol::count::random::QuickestLoss;
-    /// let q = QuickestLoss { jumps: Some(3), sequences: 12 };
+    /// let q = QuickestLoss { jumps: Some(3), sequences: 12, at_least: None };
     /// assert_eq!(q.line(), "quickest loss        3 jumps (12 sequences)");
+    /// let open = QuickestLoss { jumps: None, sequences: 0, at_least: Some(11) };
+    /// assert_eq!(open.line(),
+    ///     "quickest loss        at least 11 jumps (not settled within the memory limit)");
     /// ```
     pub fn line(&self) -> String {
         use thousands::Separable;
-        match self.jumps {
-            Some(j) => format!(
+        match (self.jumps, self.at_least) {
+            (Some(j), _) => format!(
                 "quickest loss        {j} jumps ({} sequences)",
                 self.sequences.separate_with_commas()
             ),
-            None => "quickest loss        none (every game wins)".into(),
+            (None, Some(d)) => {
+                format!(
+                    "quickest loss        at least {d} jumps (not settled within the memory limit)"
+                )
+            }
+            (None, None) => "quickest loss        none (every game wins)".into(),
         }
     }
 
-    /// The two cells of summary.csv: jumps and sequences, both empty when every game wins.
+    /// The two cells of summary.csv: jumps and sequences; both empty when every game wins;
+    /// `>=N` and empty when the search settled only that no game is lost in fewer than `N`
+    /// jumps.
+    ///
+    /// ```
+    /// use pegsol::count::random::QuickestLoss;
+    /// let open = QuickestLoss { jumps: None, sequences: 0, at_least: Some(11) };
+    /// assert_eq!(open.cells(), [">=11".to_string(), String::new()]);
+    /// ```
     pub fn cells(&self) -> [String; 2] {
-        match self.jumps {
-            Some(j) => [j.to_string(), self.sequences.to_string()],
-            None => [String::new(), String::new()],
+        match (self.jumps, self.at_least) {
+            (Some(j), _) => [j.to_string(), self.sequences.to_string()],
+            (None, Some(d)) => [format!(">={d}"), String::new()],
+            (None, None) => [String::new(), String::new()],
         }
     }
 }
@@ -83,7 +106,8 @@ pub fn quickest_loss(
     if !search_only {
         match HintCache::build(board, start, finish, opts) {
             Ok(cache) => {
-                return pool.install(|| walk(board, start, |p| Ok(cache.is_solvable(board, p))));
+                return pool
+                    .install(|| walk(board, start, finish, |p| Ok(cache.is_solvable(board, p))));
             }
             Err(Error::Memory(_)) => {}
             Err(e) => return Err(e),
@@ -109,30 +133,60 @@ fn by_search<K: Bits>(
     max_memory: u64,
 ) -> Result<QuickestLoss> {
     let oracle = Winnable::<K>::new(board, finish, max_memory);
-    walk(board, start, |p| oracle.can_win(p))
+    let answer = walk(board, start, finish, |p| oracle.can_win(p));
+    let (won, lost) = oracle.remembered();
+    crate::observe::trace(&format!(
+        "quickest loss: {} positions searched, {won} winnable and {lost} lost remembered",
+        oracle.searched()
+    ));
+    answer
 }
 
-/// The quickest loss from `start`, given which positions can still win: the walk through
-/// the winnable positions described in the module's notes, over raw positions, each
-/// layer's children asked about in parallel.
+/// The quickest loss from `start`, given which positions can still win (a question that
+/// must have the same answer for a position and its images under the symmetries that fix
+/// the start and the finish): the walk through the winnable positions described in the
+/// module's notes, each layer's children asked about in parallel.
+///
+/// A layer holds one position per class of those symmetries (its smallest image), with the
+/// jump sequences into every position of the class: the children of the one stand for the
+/// children of all, as in `count`'s sweep.
 ///
 /// ```
 /// use pegsol::{geometry::board::Board, count::random::quickest::walk};
-/// use pegsol::count::random::reference::Winnable;
+/// use pegsol::{analysis::solvable::Finish, count::random::reference::Winnable};
 /// let b = Board::from_spec("tri:5").unwrap();
 /// let plain = std::sync::Mutex::new(Winnable::new(&b, b.full()));
-/// let q = walk(&b, b.default_start(), |p| Ok(plain.lock().unwrap().can_win(p))).unwrap();
+/// let can_win = |p| Ok(plain.lock().unwrap().can_win(p));
+/// let q = walk(&b, b.default_start(), Finish::Any, can_win).unwrap();
 /// assert_eq!((q.jumps, q.sequences), (Some(3), 14));
 /// ```
 pub fn walk(
     board: &Board,
     start: Pegs,
+    finish: Finish,
     winnable: impl Fn(Pegs) -> Result<bool> + Sync,
 ) -> Result<QuickestLoss> {
-    if !winnable(start)? {
+    let goal = finish.mask(board);
+    let fixed = MoveTable::<u128>::new(board, |s| {
+        board.transform(s, start) == start && board.transform(s, goal) == goal
+    });
+    let unsettled = |depth: usize, why: &str| {
+        crate::observe::trace(&format!("quickest loss: depth {depth}: {why}"));
+        Ok(QuickestLoss {
+            jumps: None,
+            sequences: 0,
+            at_least: Some(depth),
+        })
+    };
+    let start_wins = match winnable(start) {
+        Err(Error::Memory(why)) => return unsettled(0, &why),
+        other => other?,
+    };
+    if !start_wins {
         return Ok(QuickestLoss {
             jumps: Some(0),
             sequences: 1,
+            at_least: None,
         });
     }
     let mut layer: Vec<(Pegs, u128)> = vec![(start, 1)];
@@ -143,7 +197,7 @@ pub fn walk(
             .par_iter()
             .try_fold(Children::new, |mut acc, &(pos, n)| {
                 for jump in board.jumps().iter().filter(|j| j.is_legal(pos)) {
-                    add(&mut acc, pos ^ jump.mask(), n)?;
+                    add(&mut acc, fixed.canonical(pos ^ jump.mask()), n)?;
                 }
                 Ok(acc)
             })
@@ -155,10 +209,12 @@ pub fn walk(
                 Ok(into)
             })?;
         let asked: Vec<(Pegs, u128)> = children.into_iter().collect();
-        let can: Vec<bool> = asked
-            .par_iter()
-            .map(|&(p, _)| winnable(p))
-            .collect::<Result<_>>()?;
+        let can: Vec<bool> = match asked.par_iter().map(|&(p, _)| winnable(p)).collect() {
+            Ok(can) => can,
+            // Out of memory while asking about this layer: every earlier one could win.
+            Err(Error::Memory(why)) => return unsettled(depth, &why),
+            Err(e) => return Err(e),
+        };
         let mut next = Vec::new();
         let mut lost = 0u128;
         for (&(child, n), won) in asked.iter().zip(can) {
@@ -169,7 +225,7 @@ pub fn walk(
             }
         }
         crate::observe::trace(&format!(
-            "quickest loss: depth {depth}: {} positions asked, {} can win",
+            "quickest loss: depth {depth}: {} positions asked (up to symmetry), {} can win",
             asked.len(),
             next.len()
         ));
@@ -177,6 +233,7 @@ pub fn walk(
             return Ok(QuickestLoss {
                 jumps: Some(depth),
                 sequences: lost,
+                at_least: None,
             });
         }
         if next.is_empty() {
@@ -187,6 +244,7 @@ pub fn walk(
     Ok(QuickestLoss {
         jumps: None,
         sequences: 0,
+        at_least: None,
     })
 }
 
@@ -222,6 +280,7 @@ mod tests {
                 let want = QuickestLoss {
                     jumps: Some(jumps),
                     sequences,
+                    at_least: None,
                 };
                 assert_eq!(narrow.unwrap(), want, "{hole}, {threads} threads");
                 assert_eq!(wide.unwrap(), want, "{hole}, {threads} threads");

@@ -114,6 +114,7 @@ pub fn quickest_loss(
         return Some(QuickestLoss {
             jumps: Some(0),
             sequences: 1,
+            at_least: None,
         });
     }
     fn lost_at(
@@ -139,6 +140,7 @@ pub fn quickest_loss(
         (n > 0).then_some(QuickestLoss {
             jumps: Some(depth),
             sequences: n,
+            at_least: None,
         })
     })
 }

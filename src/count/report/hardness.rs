@@ -35,8 +35,21 @@ pub struct Hardness {
     pub random_win: f64,
     /// The expected number of pegs it leaves.
     pub expected_pegs: f64,
-    /// The quickest loss: jumps (`None`: every game wins) and sequences.
-    pub quickest_loss: Option<(usize, Total)>,
+    /// The quickest loss.
+    pub quickest_loss: Loss,
+}
+
+/// The quickest loss as the summary gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loss {
+    /// Every game wins (both cells empty).
+    Never,
+    /// The fewest jumps after which no win is possible, and the jump sequences of that
+    /// length that get there.
+    After(usize, Total),
+    /// Not settled within the run's memory: no game is lost in fewer jumps than this
+    /// (`>=N`, the sequences empty).
+    AtLeast(usize),
 }
 
 /// The random player's four cells of one pair, by column name.
@@ -160,7 +173,7 @@ fn json_cells(path: &Path) -> Result<BTreeMap<Key, Cells>> {
 /// #     max_disk: None, cluster: Default::default(), cancel: None,
 /// # };
 /// # let t = table::run_batch(&plan, &opts).unwrap().table;
-/// use pegsol::count::report::hardness_rows;
+/// use pegsol::count::report::{hardness_rows, Loss};
 /// // `t`: a table of tri:4 from its three start classes, a1, a2 and b3.
 /// let cells = [("random_win_probability", "0.25"), ("random_expected_pegs", "1.75"),
 ///     ("quickest_loss_jumps", "1"), ("quickest_loss_sequences", "2")];
@@ -169,7 +182,13 @@ fn json_cells(path: &Path) -> Result<BTreeMap<Key, Cells>> {
 /// let rows = hardness_rows(&by_pair, &t, &["tri:4".into()]).unwrap();
 /// assert_eq!(rows.len(), 1); // a1 and b3 have no random columns: left out
 /// assert_eq!((rows[0].start.as_str(), rows[0].class_size, rows[0].random_win), ("a2", 6, 0.25));
-/// assert_eq!(rows[0].quickest_loss, Some((1, 2.into())));
+/// assert_eq!(rows[0].quickest_loss, Loss::After(1, 2.into()));
+/// // A quickest loss the search did not settle within its memory: a bound.
+/// let open = [("random_win_probability", "0.25"), ("random_expected_pegs", "1.75"),
+///     ("quickest_loss_jumps", ">=2"), ("quickest_loss_sequences", "")];
+/// let open = open.map(|(c, v)| (c.to_string(), v.to_string())).into();
+/// let rows = hardness_rows(&[(Key::new("tri:4", "a2"), open)].into(), &t, &["tri:4".into()]);
+/// assert_eq!(rows.unwrap()[0].quickest_loss, Loss::AtLeast(2));
 /// ```
 pub fn hardness_rows(
     cells: &BTreeMap<Key, BTreeMap<String, String>>,
@@ -205,14 +224,16 @@ pub fn hardness_rows(
                     .then_some(v)
                     .ok_or_else(|| bad(name))
             };
+            let jumps = |j: &str| j.parse().map_err(|_| bad("quickest_loss_jumps"));
             let quickest_loss = match cell("quickest_loss_jumps") {
-                "" => None,
-                j => Some((
-                    j.parse().map_err(|_| bad("quickest_loss_jumps"))?,
+                "" => Loss::Never,
+                j if j.starts_with(">=") => Loss::AtLeast(jumps(&j[2..])?),
+                j => Loss::After(
+                    jumps(j)?,
                     cell("quickest_loss_sequences")
                         .parse()
                         .map_err(|_| bad("quickest_loss_sequences"))?,
-                )),
+                ),
             };
             out.push(Hardness {
                 random_win: number("random_win_probability", 1.0)?,
@@ -233,16 +254,19 @@ pub fn hardness_rows(
 /// them.
 ///
 /// ```
-/// use pegsol::count::report::{hardness_table, Hardness};
+/// use pegsol::count::report::{hardness_table, Hardness, Loss};
 /// let row = Hardness {
 ///     board: "tri:5".into(), start: "a1".into(), class_size: 3,
 ///     wins: 29_760.into(), games: 568_630.into(),
 ///     random_win: 0.00686175588768131, expected_pegs: 3.91620035046678,
-///     quickest_loss: Some((3, 14.into())),
+///     quickest_loss: Loss::After(3, 14.into()),
 /// };
-/// let table = hardness_table(&[row]);
+/// let open = Hardness { quickest_loss: Loss::AtLeast(11), ..row.clone() };
+/// let table = hardness_table(&[row, open]);
 /// assert_eq!(table.lines().nth(2), Some(
 ///     "| tri:5 | a1 | 3 | 5.2336% (1 in 19) | 0.006862 | 1 in 146 | 3.916 | 3 | 14 |"));
+/// assert_eq!(table.lines().nth(3), Some(
+///     "| tri:5 | a1 | 3 | 5.2336% (1 in 19) | 0.006862 | 1 in 146 | 3.916 | at least 11 (not settled) |  |"));
 /// ```
 pub fn hardness_table(rows: &[Hardness]) -> String {
     use thousands::Separable;
@@ -252,9 +276,10 @@ pub fn hardness_table(rows: &[Hardness]) -> String {
     );
     for r in rows {
         let (jumps, sequences) = match r.quickest_loss {
-            None => ("none (every game wins)".to_string(), String::new()),
-            Some((0, n)) => ("0 (no win)".to_string(), n.separate_with_commas()),
-            Some((j, n)) => (j.to_string(), n.separate_with_commas()),
+            Loss::Never => ("none (every game wins)".to_string(), String::new()),
+            Loss::After(0, n) => ("0 (no win)".to_string(), n.separate_with_commas()),
+            Loss::After(j, n) => (j.to_string(), n.separate_with_commas()),
+            Loss::AtLeast(j) => (format!("at least {j} (not settled)"), String::new()),
         };
         md.push_str(&format!(
             "| {} | {} | {} | {}% ({}) | {} | {} | {:.3} | {jumps} | {sequences} |\n",
@@ -281,7 +306,8 @@ fn hardness_md(rows: &[Hardness]) -> String {
          is left) ends with one peg, and \"1 in N\"; the number of pegs it leaves on average; \
          the quickest loss, the fewest jumps after which no one-peg finish is possible any \
          more, and the jump sequences of that length that get there while every position \
-         before could still win. Probabilities rounded to 4 significant digits, N to 3, the \
+         before could still win (\"at least N (not settled)\": the search ran out of memory \
+         after proving that no game is lost in fewer than N jumps). Probabilities rounded to 4 significant digits, N to 3, the \
          expected pegs to 3 decimals; the exact figures are in summary.csv, random.csv and \
          random_finish.csv.\n\n{}",
         hardness_table(rows)

@@ -7,7 +7,7 @@ mod hardness;
 mod load;
 mod pictures;
 
-pub use hardness::{HARDNESS_FILES, Hardness, hardness_rows, hardness_table};
+pub use hardness::{HARDNESS_FILES, Hardness, Loss, hardness_rows, hardness_table};
 pub use load::table_format;
 pub use pictures::sweep_costs;
 
