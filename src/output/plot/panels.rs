@@ -18,6 +18,9 @@ pub(crate) struct PanelGrid {
     pw: f64,
     ph: f64,
     per_row: usize,
+    /// The margin left of the first panel: the panels are centred under a title wider
+    /// than they are.
+    left: f64,
 }
 
 impl PanelGrid {
@@ -29,13 +32,17 @@ impl PanelGrid {
         let (pw, ph) = (bw.max(170.0) + 20.0, bh + 56.0);
         let per_row = panels.clamp(1, 4);
         let rows = panels.div_ceil(per_row).max(1);
-        let (w, h) = (pw * per_row as f64, ph * rows as f64 + 40.0);
+        let heading = format!("{}: {title}", board.name());
+        // About 0.56 em a character in a sans-serif font, and a margin either side.
+        let heading_w = heading.chars().count() as f64 * 15.0 * 0.56 + 20.0;
+        let panels_w = pw * per_row as f64;
+        let (w, h) = (panels_w.max(heading_w), ph * rows as f64 + 40.0);
         let mut s = svg_open(w, h);
         let _ = writeln!(
             s,
-            "<text x=\"{:.1}\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">{}: {title}</text>",
+            "<text x=\"{:.1}\" y=\"22\" font-size=\"15\" text-anchor=\"middle\">{}</text>",
             w / 2.0,
-            esc(board.name())
+            esc(&heading)
         );
         let grid = PanelGrid {
             pos,
@@ -43,13 +50,14 @@ impl PanelGrid {
             pw,
             ph,
             per_row,
+            left: (w - panels_w) / 2.0,
         };
         (grid, s)
     }
 
     /// The top-left corner of panel `i`.
     pub(crate) fn origin(&self, i: usize) -> (f64, f64) {
-        let ox = (i % self.per_row) as f64 * self.pw + (self.pw - self.bw) / 2.0;
+        let ox = self.left + (i % self.per_row) as f64 * self.pw + (self.pw - self.bw) / 2.0;
         (ox, (i / self.per_row) as f64 * self.ph + 40.0)
     }
 
