@@ -307,9 +307,9 @@ fn hardness_md(rows: &[Hardness]) -> String {
          the quickest loss, the fewest jumps after which no one-peg finish is possible any \
          more, and the jump sequences of that length that get there while every position \
          before could still win (\"at least N (not settled)\": the search ran out of memory \
-         after proving that no game is lost in fewer than N jumps). Probabilities rounded to 4 significant digits, N to 3, the \
-         expected pegs to 3 decimals; the exact figures are in summary.csv, random.csv and \
-         random_finish.csv.\n\n{}",
+         after proving that no game is lost in fewer than N jumps). Probabilities rounded \
+         to 4 significant digits, N to 3, the expected pegs to 3 decimals; the exact \
+         figures are in summary.csv, random.csv and random_finish.csv.\n\n{}",
         hardness_table(rows)
     )
 }
