@@ -26,6 +26,7 @@
 //!
 //! [`reference`] holds the plain recursions over raw positions the tests compare with.
 
+mod backward;
 mod fraction;
 pub mod quickest;
 pub mod reference;
