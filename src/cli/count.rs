@@ -145,6 +145,7 @@ fn how_hard(
         max_memory: opts.max_memory,
         progress: false,
         reachable: false,
+        cancel: None,
     };
     let odds = match engine {
         Some(mut odds) => odds.pop().expect("one start, one result"),

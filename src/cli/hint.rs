@@ -40,6 +40,7 @@ pub(super) fn run(args: HintArgs) -> Result<i32> {
         max_memory: args.run.max_memory(),
         progress: !args.run.quiet,
         reachable: false,
+        cancel: None,
     };
     let h = match &args.cache {
         None => solvable::hint(&board, position, finish, &opts)?,

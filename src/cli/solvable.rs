@@ -48,6 +48,7 @@ pub(super) fn run(args: SolvableArgs) -> Result<i32> {
         max_memory: args.run.max_memory(),
         progress: !args.run.quiet,
         reachable: args.reachable,
+        cancel: None,
     };
     let clock = Instant::now();
     let result = solvable::solvable(&board, start, finish, &opts)?;

@@ -188,6 +188,10 @@ pub struct SolveOptions {
     /// Also count every reachable position ([`SolvableLayer::reachable`]): a full forward
     /// sweep, many times the work of the solvable set alone (see [`solvable`]).
     pub reachable: bool,
+    /// Set to stop the quickest loss's position-by-position search
+    /// ([`crate::count::random::quickest_loss`]) with [`Error::Interrupted`] within a
+    /// moment: `table` sets it on Ctrl-C or SIGTERM.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Default for SolveOptions {
@@ -197,6 +201,7 @@ impl Default for SolveOptions {
             max_memory: crate::memory::default_budget(),
             progress: false,
             reachable: false,
+            cancel: None,
         }
     }
 }

@@ -67,6 +67,7 @@ pub(super) fn run(args: PlayArgs) -> Result<i32> {
             .unwrap_or_else(crate::memory::default_budget),
         progress: false,
         reachable: false,
+        cancel: None,
     };
     let counter = Counter::start(game.board(), game.start(), finish, opts, true);
     let mut app = app::App::new(game, counter, finish);

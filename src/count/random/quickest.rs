@@ -118,9 +118,9 @@ pub fn quickest_loss(
     );
     pool.install(|| {
         if board.holes() <= 64 {
-            by_search::<u64>(board, start, finish, opts.max_memory)
+            by_search::<u64>(board, start, finish, opts)
         } else {
-            by_search::<u128>(board, start, finish, opts.max_memory)
+            by_search::<u128>(board, start, finish, opts)
         }
     })
 }
@@ -130,9 +130,10 @@ fn by_search<K: Bits>(
     board: &Board,
     start: Pegs,
     finish: Finish,
-    max_memory: u64,
+    opts: &SolveOptions,
 ) -> Result<QuickestLoss> {
-    let oracle = Winnable::<K>::new(board, finish, max_memory);
+    let mut oracle = Winnable::<K>::new(board, finish, opts.max_memory);
+    oracle.cancel = opts.cancel.clone();
     let answer = walk(board, start, finish, |p| oracle.can_win(p));
     let (won, lost) = oracle.remembered();
     crate::observe::trace(&format!(
@@ -275,8 +276,12 @@ mod tests {
             let start = b.start_with_empty(&[b.hole(hole).unwrap()]);
             for threads in [1, 2] {
                 let pool = crate::pool::build(threads).unwrap();
-                let narrow = pool.install(|| by_search::<u64>(&b, start, Finish::Any, u64::MAX));
-                let wide = pool.install(|| by_search::<u128>(&b, start, Finish::Any, u64::MAX));
+                let opts = SolveOptions {
+                    max_memory: u64::MAX,
+                    ..Default::default()
+                };
+                let narrow = pool.install(|| by_search::<u64>(&b, start, Finish::Any, &opts));
+                let wide = pool.install(|| by_search::<u128>(&b, start, Finish::Any, &opts));
                 let want = QuickestLoss {
                     jumps: Some(jumps),
                     sequences,
@@ -286,5 +291,21 @@ mod tests {
                 assert_eq!(wide.unwrap(), want, "{hole}, {threads} threads");
             }
         }
+    }
+
+    /// A cancel flag set before (Ctrl-C in `table`) stops the search with
+    /// [`Error::Interrupted`], not with a bound or a figure.
+    #[test]
+    fn a_set_cancel_flag_interrupts_the_search() {
+        use std::sync::{Arc, atomic::AtomicBool};
+        let b = Board::from_spec("tri:7").unwrap();
+        let a3 = b.start_with_empty(&[b.hole("a3").unwrap()]);
+        let opts = SolveOptions {
+            max_memory: 64 << 20,
+            cancel: Some(Arc::new(AtomicBool::new(true))),
+            ..Default::default()
+        };
+        let got = by_search::<u64>(&b, a3, Finish::Any, &opts);
+        assert!(matches!(got, Err(Error::Interrupted)), "{got:?}");
     }
 }

@@ -29,12 +29,12 @@ use crate::geometry::moves::MoveTable;
 use crate::geometry::pagoda::JumpWeights;
 use crate::memory::Watch;
 use dashmap::DashSet;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 type Set<K> = DashSet<K, ahash::RandomState>;
 
-/// How often (in positions searched) the memory taken is looked at.
+/// How often (in positions searched) the memory taken and the cancel flag are looked at.
 const WATCH_EVERY: u64 = 1 << 16;
 
 /// Answers "can this position still end with one peg on the finish?" for any position of a
@@ -56,6 +56,9 @@ pub(super) struct Winnable<K: Bits> {
     watch: Watch,
     /// The bytes the backward layers of all classes may take.
     budget: u64,
+    /// Set to stop every search with [`Error::Interrupted`] (looked at with the memory, and
+    /// before each question).
+    pub(super) cancel: Option<Arc<AtomicBool>>,
     /// Per hole: the holes beside it on a line.
     near: Vec<K>,
     subject: String,
@@ -95,6 +98,7 @@ impl<K: Bits> Winnable<K> {
             settled: AtomicU64::new(0),
             watch: Watch::new(max_memory),
             budget: max_memory / 3,
+            cancel: None,
             near: {
                 let mut near = vec![K::zero(); board.holes()];
                 for j in board.jumps() {
@@ -112,6 +116,9 @@ impl<K: Bits> Winnable<K> {
     /// several threads at once: they share what each settles.
     pub(super) fn can_win(&self, pos: Pegs) -> Result<bool> {
         // Jumps keep a position's class: the cuts of the start's class hold all the way.
+        if self.cancelled() {
+            return Err(Error::Interrupted);
+        }
         let Some(class) = self
             .classes
             .iter()
@@ -166,7 +173,7 @@ impl<K: Bits> Winnable<K> {
         }
         let settled = self.settled.fetch_add(1, Ordering::Relaxed) + 1;
         if settled.is_multiple_of(WATCH_EVERY) {
-            self.check_memory()?;
+            self.check_limits()?;
             if settled.is_multiple_of(WATCH_EVERY << 6) {
                 let (won, lost) = self.remembered();
                 crate::observe::trace(&format!(
@@ -219,7 +226,16 @@ impl<K: Bits> Winnable<K> {
         3 * alone - open
     }
 
-    fn check_memory(&self) -> Result<()> {
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    fn check_limits(&self) -> Result<()> {
+        if self.cancelled() {
+            return Err(Error::Interrupted);
+        }
         match self.watch.over() {
             None => Ok(()),
             Some(taken) => {

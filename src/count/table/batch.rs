@@ -277,6 +277,7 @@ fn random_odds(
         max_memory: opts.max_memory,
         progress: false,
         reachable: false,
+        cancel: opts.cancel.clone(),
     };
     let mut out = Vec::new();
     for m in &group.members {
