@@ -105,6 +105,52 @@ fn the_quickest_loss_is_the_same_for_any_threads() {
     }
 }
 
+/// Ctrl-C (SIGTERM here) while `table --random` works out a quickest loss position by
+/// position: the run stops inside it, before its first layer is settled, with exit code
+/// 130 and one line, and writes no pair. (tri:7 from a3 loses at 6 jumps at the earliest,
+/// results/summary.csv; the search first grows the winnable positions with few pegs, for
+/// seconds, and asks about depth 1 only after that.)
+#[test]
+fn a_signal_inside_the_quickest_loss_stops_table() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("pegsol"))
+        .args(["table", "--board", "tri:7", "--starts", "a3", "--random"])
+        .args(["--threads", "1", "--csv"])
+        .arg(dir.path())
+        .env("PEGSOL_QUICKEST", "search")
+        .env("PEGSOL_TRACE", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines
+        .by_ref()
+        .map(Result::unwrap)
+        .find(|l| l.starts_with("quickest loss:"));
+    assert!(first.is_some(), "the quickest loss never started");
+    let signalled = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(signalled.success());
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{rest:?}");
+    assert!(
+        !rest.iter().any(|l| l.starts_with("quickest loss: depth")),
+        "a layer was settled after the signal: {rest:?}"
+    );
+    assert_eq!(
+        rest.last().map(String::as_str),
+        Some("pegsol: interrupted before the first pair was saved"),
+        "{rest:?}"
+    );
+    assert!(!dir.path().join("summary.csv").exists());
+}
+
 #[test]
 fn solvable_quickest_loss_refuses_bad_input_in_one_line() {
     for args in [

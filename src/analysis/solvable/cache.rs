@@ -64,10 +64,12 @@ impl HintCache {
             if board.holes() <= 64 {
                 Solver::<u64>::new(board, position, finish, false)
                     .within(opts.max_memory)
+                    .cancellable(opts)
                     .table(opts, whole)
             } else {
                 Solver::<u128>::new(board, position, finish, false)
                     .within(opts.max_memory)
+                    .cancellable(opts)
                     .table(opts, whole)
             }
         })?;

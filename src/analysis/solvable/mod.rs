@@ -188,9 +188,10 @@ pub struct SolveOptions {
     /// Also count every reachable position ([`SolvableLayer::reachable`]): a full forward
     /// sweep, many times the work of the solvable set alone (see [`solvable`]).
     pub reachable: bool,
-    /// Set to stop the quickest loss's position-by-position search
-    /// ([`crate::count::random::quickest_loss`]) with [`Error::Interrupted`] within a
-    /// moment: `table` sets it on Ctrl-C or SIGTERM.
+    /// Set to stop the run with [`Error::Interrupted`] within a moment: [`solvable`], a
+    /// [`HintCache`]'s build and the quickest loss's position-by-position search
+    /// ([`crate::count::random::quickest_loss`]) look at it; `table` sets it on Ctrl-C or
+    /// SIGTERM.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
@@ -446,14 +447,18 @@ pub fn solvable(
 ) -> Result<Solvable> {
     with_pool(opts, || {
         if board.holes() <= 64 {
-            let s = Solver::<u64>::new(board, start, finish, true).within(opts.max_memory);
+            let s = Solver::<u64>::new(board, start, finish, true)
+                .within(opts.max_memory)
+                .cancellable(opts);
             if opts.reachable {
                 s.solvable(opts)
             } else {
                 s.solvable_meet(opts)
             }
         } else {
-            let s = Solver::<u128>::new(board, start, finish, true).within(opts.max_memory);
+            let s = Solver::<u128>::new(board, start, finish, true)
+                .within(opts.max_memory)
+                .cancellable(opts);
             if opts.reachable {
                 s.solvable(opts)
             } else {

@@ -51,6 +51,9 @@ pub(super) struct Solver<'a, K: Bits> {
     /// The memory limit ([`SolveOptions::max_memory`]) that a run holds to as it grows
     /// ([`Solver::within`], [`Solver::check_resident`]); `None` in unit tests.
     pub(super) watch: Option<crate::memory::Watch>,
+    /// Set to stop the run with [`Error::Interrupted`] ([`SolveOptions::cancel`]), looked
+    /// at with the memory ([`Solver::check_resident`]); `None` in unit tests.
+    pub(super) cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl<'a, K: Bits> Solver<'a, K> {
@@ -84,6 +87,7 @@ impl<'a, K: Bits> Solver<'a, K> {
             exchange_bytes: EXCHANGE_BYTES,
             mirror: Mirror::No,
             watch: None,
+            cancel: None,
         }
         .with_mirror()
     }
@@ -96,11 +100,26 @@ impl<'a, K: Bits> Solver<'a, K> {
         self
     }
 
+    /// Stops the run with [`Error::Interrupted`] once `cancel` is set (Ctrl-C in `table`,
+    /// whose quickest loss first tries a [`HintCache`]), asked wherever the memory is.
+    pub(super) fn cancellable(mut self, opts: &SolveOptions) -> Self {
+        self.cancel = opts.cancel.clone();
+        self
+    }
+
+    /// [`Error::Interrupted`] once [`Solver::cancellable`]'s flag is set; else
     /// [`Error::Memory`] once the process holds more than [`Solver::within`] allows.
     /// (A limit that counted only the layers kept, not the buffers of the one being built,
     /// let wiegleb pass its limit several times over: docs/experiments.md, "Figures that
     /// were in code comments".)
     pub(super) fn check_resident(&self) -> Result<()> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Err(Error::Interrupted);
+        }
         let Some(watch) = &self.watch else {
             return Ok(());
         };

@@ -454,3 +454,30 @@ fn depth_by_search_is_depth_by_sweep() {
         }
     }
 }
+
+/// A set cancel flag stops `solvable` and a hint cache's build with
+/// [`Error::Interrupted`] (Ctrl-C in `table` while its quickest loss builds one); the same
+/// runs with the flag down give their figures (tri:6 from a1: results/summary.csv's
+/// 43,419,942,138 wins).
+#[test]
+fn a_set_cancel_flag_interrupts_solvable_and_the_hint_cache() {
+    use std::sync::{Arc, atomic::AtomicBool};
+    let b = Board::from_spec("tri:6").unwrap();
+    let start = b.default_start();
+    for set in [true, false] {
+        let opts = SolveOptions {
+            cancel: Some(Arc::new(AtomicBool::new(set))),
+            ..Default::default()
+        };
+        let cache = HintCache::build(&b, start, Finish::Any, &opts);
+        let count = solvable(&b, start, Finish::Any, &opts);
+        if set {
+            assert!(matches!(cache, Err(Error::Interrupted)), "{cache:?}");
+            assert!(matches!(count, Err(Error::Interrupted)), "{count:?}");
+        } else {
+            let wins = cache.unwrap().hint(&b, start).map(|h| h.wins);
+            assert_eq!(wins, Some(43_419_942_138));
+            assert_eq!(count.unwrap().wins, 43_419_942_138);
+        }
+    }
+}

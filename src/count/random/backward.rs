@@ -27,8 +27,14 @@ pub(super) struct Backward<K: Bits> {
 impl<K: Bits> Backward<K> {
     /// Grows the layers from a peg on each of `finishes` (holes of one position class),
     /// canonical under `moves`' symmetries, while the next layer is guessed to fit in
-    /// `budget` bytes beside the layers before it.
-    pub(super) fn grow(moves: &MoveTable<K>, finishes: &[usize], budget: u64) -> Backward<K> {
+    /// `budget` bytes beside the layers before it and `stop` (asked before each layer)
+    /// says no: the layers grown are whole whenever it stops.
+    pub(super) fn grow(
+        moves: &MoveTable<K>,
+        finishes: &[usize],
+        budget: u64,
+        stop: impl Fn() -> bool,
+    ) -> Backward<K> {
         let mut first: Vec<K> = finishes
             .iter()
             .map(|&h| moves.canonical(K::bit(h)))
@@ -45,7 +51,8 @@ impl<K: Bits> Backward<K> {
             // while the layers are small).
             let n = last.len() as u64;
             let guess = n.saturating_mul((n / before.max(1) as u64).max(10));
-            if n == 0 || held.saturating_add(guess.saturating_mul(GATHER_BYTES)) > budget {
+            if n == 0 || held.saturating_add(guess.saturating_mul(GATHER_BYTES)) > budget || stop()
+            {
                 break;
             }
             let next: DashSet<K, ahash::RandomState> = DashSet::default();
@@ -105,9 +112,12 @@ mod tests {
             let moves = MoveTable::<u64>::new(&b, |_| true);
             for class in b.position_classes() {
                 let mut plain = Plain::new(&b, b.full());
-                let whole = Backward::grow(&moves, &class, u64::MAX);
-                let small = Backward::grow(&moves, &class, 1 << 12);
+                let whole = Backward::grow(&moves, &class, u64::MAX, || false);
+                let small = Backward::grow(&moves, &class, 1 << 12, || false);
                 assert!(small.most_pegs() < whole.most_pegs());
+                // Stopped before its first growth: the finishes alone.
+                let stopped = Backward::grow(&moves, &class, u64::MAX, || true);
+                assert_eq!(stopped.layers[..], whole.layers[..1]);
                 assert_eq!(small.layers[..], whole.layers[..small.layers.len()]);
                 // Every position of the class, by brute force over all subsets; the
                 // canonical forms of the winnable ones, per number of pegs (a canonical

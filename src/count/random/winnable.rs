@@ -127,7 +127,7 @@ impl<K: Bits> Winnable<K> {
             return Ok(false);
         };
         let few = class.few.get_or_init(|| {
-            let few = Backward::grow(&self.moves, &class.holes, self.budget);
+            let few = Backward::grow(&self.moves, &class.holes, self.budget, || self.cancelled());
             crate::observe::trace(&format!(
                 "quickest loss: every winnable position with up to {} pegs grown backwards \
                  from {}: {} positions",
@@ -137,6 +137,10 @@ impl<K: Bits> Winnable<K> {
             ));
             few
         });
+        // A cancel during the growth left it short: stop before searching.
+        if self.cancelled() {
+            return Err(Error::Interrupted);
+        }
         let cuts = &class.cuts;
         self.search(K::from_u128(pos), cuts, few, &cuts.weigh(pos))
     }
