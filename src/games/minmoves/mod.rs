@@ -143,7 +143,8 @@ fn deepen<K: Bits>(board: &Board, fwd: &[Pegs], bwd: &[Pegs], max_memory: u64) -
     let mut tried = Vec::new();
     let mut figures = Vec::new();
     loop {
-        let search = Search::<K>::new(board, fwd, bwd, &bound, limit, max_memory);
+        let meter = crate::observe::meter(limit as u64, "moves", true);
+        let search = Search::<K>::new(board, fwd, bwd, &bound, limit, max_memory).with_meter(meter);
         let (mut r, cut) = search.run()?;
         if crate::observe::tracing() {
             crate::observe::trace(&format!("bound {limit}: {}", r.proof));
@@ -168,5 +169,79 @@ fn deepen<K: Bits>(board: &Board, fwd: &[Pegs], bwd: &[Pegs], max_memory: u64) -
         }
         tried.push(limit);
         limit += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::observe::{self, Meter, Observer};
+    use std::sync::{Arc, Mutex};
+
+    /// The log of one meter: its length and unit, then what it was given.
+    type Log = Arc<Mutex<Vec<String>>>;
+
+    /// Keeps the log of every meter in "moves" asked for.
+    #[derive(Default)]
+    struct Meters(Mutex<Vec<Log>>);
+
+    struct Logged(Log);
+
+    impl Meter for Logged {
+        fn set_position(&self, steps: u64) {
+            self.0.lock().unwrap().push(format!("at {steps}"));
+        }
+        fn message(&self, text: String) {
+            self.0.lock().unwrap().push(text);
+        }
+        fn finish(&self) {
+            self.0.lock().unwrap().push("finish".into());
+        }
+    }
+
+    impl Observer for Meters {
+        fn meter(&self, len: u64, unit: &str) -> Box<dyn Meter> {
+            let log: Log = Arc::new(Mutex::new(vec![format!("{len} {unit}")]));
+            if unit == "moves" {
+                self.0.lock().unwrap().push(log.clone());
+            }
+            Box::new(Logged(log))
+        }
+    }
+
+    /// A fewest-moves search shows where it is (a bar on a terminal): a meter per bound
+    /// searched, each as long as its bound, moved forward to the depths the sides reach
+    /// together and finished; the last is at the answer (tri:5: 9 moves, OEIS A127500).
+    #[test]
+    fn a_meter_follows_each_bound_searched() {
+        let meters = Arc::new(Meters::default());
+        observe::install(meters.clone());
+        let b = Board::from_spec("tri:5").unwrap();
+        let found = min_moves(&b, None, Ends::Any, u64::MAX);
+        observe::install(Arc::new(observe::Silent));
+        assert_eq!(found.unwrap().best.map(|g| g.0), Some(9));
+        let logs = meters.0.lock().unwrap();
+        let heads: Vec<String> = logs.iter().map(|l| l.lock().unwrap()[0].clone()).collect();
+        assert_eq!(
+            heads.last().map(String::as_str),
+            Some("9 moves"),
+            "{heads:?}"
+        );
+        for log in logs.iter() {
+            let log = log.lock().unwrap();
+            let len: u64 = log[0].split(' ').next().unwrap().parse().unwrap();
+            let at: Vec<u64> = log
+                .iter()
+                .filter_map(|l| l.strip_prefix("at "))
+                .map(|n| n.parse().unwrap())
+                .collect();
+            assert!(!at.is_empty(), "{log:?}");
+            assert!(at.windows(2).all(|w| w[0] <= w[1]) && at.iter().all(|&p| p <= len));
+            assert!(
+                log.iter()
+                    .any(|l| l.starts_with(&format!("(bound {len}: forward depth")))
+            );
+            assert_eq!(log.last().map(String::as_str), Some("finish"), "{log:?}");
+        }
     }
 }

@@ -39,6 +39,9 @@ pub(super) struct Search<'a, K: Bits> {
     /// How many layers the probe spanned: 1, or more when walked depth first.
     pub(super) walked: usize,
     pub(super) max_bytes: u64,
+    /// Where the search shows how deep its sides are ([`Search::with_meter`]): silent
+    /// unless given.
+    pub(super) meter: Box<dyn crate::observe::Meter>,
 }
 
 impl<'a, K: Bits> Search<'a, K> {
@@ -69,7 +72,28 @@ impl<'a, K: Bits> Search<'a, K> {
             probed: None,
             walked: 1,
             max_bytes: max_memory,
+            meter: Box::new(crate::observe::Silent),
         }
+    }
+
+    /// Reports to `meter` (of `limit` steps) the moves the sides reach together after each
+    /// layer, with the depths and the positions stored: a run of hours on tri:9 shows where
+    /// it is on a terminal.
+    pub(super) fn with_meter(mut self, meter: Box<dyn crate::observe::Meter>) -> Self {
+        self.meter = meter;
+        self
+    }
+
+    /// Moves the meter to the sides' depths.
+    fn show(&self) {
+        use thousands::Separable;
+        let (a, b) = (self.sides[0].depth, self.sides[1].depth);
+        self.meter.set_position((a + b).min(self.limit) as u64);
+        self.meter.message(format!(
+            "(bound {}: forward depth {a}, backward depth {b}, {} positions stored)",
+            self.limit,
+            (self.sides[0].dist.len() + self.sides[1].dist.len()).separate_with_commas()
+        ));
     }
 
     /// The bound of side `i` at a position (the same for all its images under the side's
@@ -206,6 +230,7 @@ impl<'a, K: Bits> Search<'a, K> {
         let mut best = self.meet(0);
         let mut cut = false;
         loop {
+            self.show();
             let (a, b) = (self.sides[0].depth, self.sides[1].depth);
             // No game has fewer than `limit` moves: a game of `limit` moves is the fewest.
             if best.is_some_and(|(t, _)| t <= self.limit) {
@@ -228,6 +253,7 @@ impl<'a, K: Bits> Search<'a, K> {
                 best = Some((t, x));
             }
         }
+        self.meter.finish();
         Ok((self.result(best), cut))
     }
 
@@ -245,7 +271,12 @@ impl<'a, K: Bits> Search<'a, K> {
                 guess[0], guess[1]
             ));
         }
+        let side = ["forward", "backward"][i];
         if a + b + 1 >= self.limit {
+            self.meter.message(format!(
+                "(bound {}: looking up the {side} side's last layer in the other)",
+                self.limit
+            ));
             let found = self.probe(i)?;
             if trace {
                 crate::observe::trace(&format!(
@@ -264,6 +295,10 @@ impl<'a, K: Bits> Search<'a, K> {
         let rest = self.limit - a - b;
         let tight = self.bytes_needed(i, guess[i] as usize) > self.max_bytes;
         if rest >= 2 && ((tight && rest == 2) || rest <= dive_setting()) {
+            self.meter.message(format!(
+                "(bound {}: walking the {side} side's last {rest} layers depth first)",
+                self.limit
+            ));
             let found = self.dive(i, rest)?;
             if trace {
                 crate::observe::trace(&format!(
