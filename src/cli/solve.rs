@@ -221,6 +221,7 @@ fn min_moves_table(args: &SolveArgs, board: &Board) -> Result<i32> {
     };
     let bar = observe::meter(starts.len() as u64, "start classes", true);
     let mut rows = Vec::new();
+    let mut done: Vec<(String, String)> = Vec::new();
     for &s in &starts {
         bar.message(format!("from {}", board.hole_name(s)));
         rows.extend(table::start_rows(
@@ -231,19 +232,18 @@ fn min_moves_table(args: &SolveArgs, board: &Board) -> Result<i32> {
                 bar.message(format!("from {}: finish {k} of {n}", board.hole_name(s)));
             },
         )?);
+        done.push((board.name().to_string(), board.hole_name(s)));
+        // Each class's rows are saved as soon as they are found: an interrupted run keeps
+        // the classes it finished (with the old rows of the others).
+        if let Some(dir) = &args.csv {
+            let bytes = table::merged_csv(old.clone(), rows.clone(), &done)?;
+            files::write_atomically(dir, &[(table::FILE, bytes)])?;
+        }
         bar.inc(1);
     }
     bar.finish();
-    let done: Vec<(String, String)> = starts
-        .iter()
-        .map(|&s| (board.name().to_string(), board.hole_name(s)))
-        .collect();
     match &args.csv {
-        Some(dir) => {
-            let bytes = table::merged_csv(old, rows, &done)?;
-            files::write_atomically(dir, &[(table::FILE, bytes)])?;
-            print(&format!("{}\n", dir.join(table::FILE).display()));
-        }
+        Some(dir) => print(&format!("{}\n", dir.join(table::FILE).display())),
         None => {
             let bytes = table::merged_csv(Vec::new(), rows, &done)?;
             print(&String::from_utf8_lossy(&bytes));

@@ -335,3 +335,81 @@ fn committed_tri8_rows_agree_with_the_counts_and_the_published_best() {
         );
     }
 }
+
+/// `--table --csv DIR` saves each start class's rows as soon as they are found: the file
+/// first appears with fewer classes than the whole table while the run goes on, a kill
+/// then leaves a readable table of the classes finished, each with the rows of the whole
+/// run, and the rows of other boards kept.
+#[test]
+fn table_saves_each_class_as_it_is_found() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let whole = tempfile::tempdir().unwrap();
+    let w = whole.path().to_str().unwrap();
+    let (_, err, code) = run(&["solve", "-b", "tri:6", "--min-moves", "--table", "--csv", w]);
+    assert_eq!(code, 0, "{err}");
+    let all = read(&whole.path().join("min_moves.csv")).unwrap();
+    let classes = |rows: &[Row]| {
+        let mut s: Vec<String> = rows.iter().map(|r| r.start.clone()).collect();
+        s.dedup();
+        s
+    };
+    assert_eq!(
+        classes(&all).len(),
+        5,
+        "tri:6 wins from all five start classes"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("min_moves.csv");
+    // A row of another board, to be kept.
+    std::fs::write(&csv, "board,start,finish,moves\ntri:4,a2,,5\n").unwrap();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("pegsol"))
+        .args([
+            "solve",
+            "-b",
+            "tri:6",
+            "--min-moves",
+            "--table",
+            "--threads",
+            "1",
+        ])
+        .arg("--csv")
+        .arg(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let first = loop {
+        let rows = read(&csv).unwrap();
+        if rows.iter().any(|r| r.board == "tri:6") {
+            break rows;
+        }
+        assert!(Instant::now() < deadline, "no class saved");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mine: Vec<Row> = first
+        .iter()
+        .filter(|r| r.board == "tri:6")
+        .cloned()
+        .collect();
+    assert!(running, "the run ended before it saved its first class");
+    assert!(
+        classes(&mine).len() < 5,
+        "saved only at the end: {:?}",
+        classes(&mine)
+    );
+    // What the kill left: readable, the other board's row kept, each class finished whole.
+    let left = read(&csv).unwrap();
+    assert!(left.iter().any(|r| r.board == "tri:4"));
+    let done: Vec<Row> = left.into_iter().filter(|r| r.board == "tri:6").collect();
+    for start in classes(&done) {
+        let got: Vec<&Row> = done.iter().filter(|r| r.start == start).collect();
+        let want: Vec<&Row> = all.iter().filter(|r| r.start == start).collect();
+        assert_eq!(got, want, "tri:6 from {start}");
+    }
+}
