@@ -170,6 +170,7 @@ impl Command {
             Command::Hint(a) => a.run.quiet,
             Command::Extremes(a) => a.run.quiet,
             Command::Table(a) => a.run.quiet,
+            Command::Solve(a) => a.quiet,
             _ => false,
         }
     }

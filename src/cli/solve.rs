@@ -53,6 +53,9 @@ pub(super) struct SolveArgs {
     /// one) or proves the same way that there is none.
     #[arg(long, short = 'j', value_parser = super::args::parse_threads)]
     threads: Option<usize>,
+    /// No progress bar (--min-moves draws one on a terminal).
+    #[arg(long, short)]
+    pub(super) quiet: bool,
     #[command(flatten)]
     show: ShowArgs,
     #[command(flatten)]

@@ -1113,3 +1113,33 @@ fn game_files_find_their_board_and_stay_small() {
         .assert()
         .code(0);
 }
+
+/// `solve --quiet` (no progress bar, as in count and table) changes nothing else: the same
+/// fewest moves and game (tri:5: 9 moves, OEIS A127500), the same table, nothing on stderr.
+#[test]
+fn solve_quiet_prints_the_same() {
+    for args in [
+        &["solve", "--board", "tri:5", "--min-moves", "--all-starts"][..],
+        &["solve", "--board", "tri:5", "--min-moves", "--table"][..],
+    ] {
+        let loud = pegsol().args(args).output().unwrap();
+        let quiet = pegsol().args(args).arg("--quiet").output().unwrap();
+        assert_eq!(quiet.status.code(), Some(0), "{args:?}");
+        assert!(quiet.stderr.is_empty(), "{args:?}");
+        let text = |o: &std::process::Output| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                // The proof's line ends with its time: "... in 0.01 s".
+                .filter(|l| !(l.contains(" in ") && l.ends_with(" s")))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(text(&quiet), text(&loud), "{args:?}");
+    }
+    let (out, code) = stdout_of(&["solve", "-b", "tri:5", "--min-moves", "--all-starts", "-q"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("fewest moves from any single vacancy to one peg anywhere: 9"),
+        "{out}"
+    );
+}
