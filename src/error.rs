@@ -141,6 +141,23 @@ impl Error {
 /// Result with [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// [`Error::Interrupted`] once a run's cancel flag is set (Ctrl-C or SIGTERM in `table`);
+/// `None`, a run without one, never is.
+///
+/// ```
+/// use pegsol::error::{Error, interrupted};
+/// use std::sync::atomic::AtomicBool;
+/// assert!(interrupted(None).is_ok());
+/// assert!(interrupted(Some(&AtomicBool::new(false))).is_ok());
+/// assert!(matches!(interrupted(Some(&AtomicBool::new(true))), Err(Error::Interrupted)));
+/// ```
+pub fn interrupted(flag: Option<&std::sync::atomic::AtomicBool>) -> Result<()> {
+    if flag.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
+        return Err(Error::Interrupted);
+    }
+    Ok(())
+}
+
 /// Adds two counts, failing loudly instead of wrapping.
 ///
 /// ```

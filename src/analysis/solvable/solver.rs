@@ -113,13 +113,7 @@ impl<'a, K: Bits> Solver<'a, K> {
     /// let wiegleb pass its limit several times over: docs/experiments.md, "Figures that
     /// were in code comments".)
     pub(super) fn check_resident(&self) -> Result<()> {
-        if self
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-        {
-            return Err(Error::Interrupted);
-        }
+        crate::error::interrupted(self.cancel.as_deref())?;
         let Some(watch) = &self.watch else {
             return Ok(());
         };

@@ -116,9 +116,7 @@ impl<K: Bits> Winnable<K> {
     /// several threads at once: they share what each settles.
     pub(super) fn can_win(&self, pos: Pegs) -> Result<bool> {
         // Jumps keep a position's class: the cuts of the start's class hold all the way.
-        if self.cancelled() {
-            return Err(Error::Interrupted);
-        }
+        self.interrupted()?;
         let Some(class) = self
             .classes
             .iter()
@@ -127,7 +125,9 @@ impl<K: Bits> Winnable<K> {
             return Ok(false);
         };
         let few = class.few.get_or_init(|| {
-            let few = Backward::grow(&self.moves, &class.holes, self.budget, || self.cancelled());
+            let few = Backward::grow(&self.moves, &class.holes, self.budget, || {
+                self.interrupted().is_err()
+            });
             crate::observe::trace(&format!(
                 "quickest loss: every winnable position with up to {} pegs grown backwards \
                  from {}: {} positions",
@@ -138,9 +138,7 @@ impl<K: Bits> Winnable<K> {
             few
         });
         // A cancel during the growth left it short: stop before searching.
-        if self.cancelled() {
-            return Err(Error::Interrupted);
-        }
+        self.interrupted()?;
         let cuts = &class.cuts;
         self.search(K::from_u128(pos), cuts, few, &cuts.weigh(pos))
     }
@@ -230,16 +228,13 @@ impl<K: Bits> Winnable<K> {
         3 * alone - open
     }
 
-    fn cancelled(&self) -> bool {
-        self.cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
+    /// [`Error::Interrupted`] once [`Winnable::cancel`] is set.
+    fn interrupted(&self) -> Result<()> {
+        crate::error::interrupted(self.cancel.as_deref())
     }
 
     fn check_limits(&self) -> Result<()> {
-        if self.cancelled() {
-            return Err(Error::Interrupted);
-        }
+        self.interrupted()?;
         match self.watch.over() {
             None => Ok(()),
             Some(taken) => {

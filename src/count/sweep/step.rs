@@ -11,25 +11,17 @@ use super::run::Run;
 use super::shard::{Out, Shard};
 use super::wire::trade;
 use crate::count::cluster::Cluster;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::total::Total;
 use rayon::prelude::*;
 use std::ops::Range;
-use std::sync::atomic::Ordering;
 
 /// A unit's buffers of children, one per next-layer shard.
 pub(super) type Buffers<S, L, const N: usize> = Vec<Out<S, L, N>>;
 
 /// Stops with [`Error::Interrupted`] when the run was asked to stop.
 pub(super) fn cancelled(opts: &CountOptions) -> Result<()> {
-    if opts
-        .cancel
-        .as_ref()
-        .is_some_and(|c| c.load(Ordering::Relaxed))
-    {
-        return Err(Error::Interrupted);
-    }
-    Ok(())
+    crate::error::interrupted(opts.cancel.as_deref())
 }
 
 /// How many batches of `batch` units every rank makes of its `units` units: as many as the

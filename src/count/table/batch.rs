@@ -9,14 +9,14 @@ use crate::count::cluster::Cluster;
 use crate::count::disk;
 use crate::count::random::{self, Odds, QuickestLoss};
 use crate::count::sweep::{self, CountOptions};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::geometry::board::Board;
 use crate::memory;
 use crate::observe;
 use crate::total::Total;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// The git commit pegsol was built from (`-dirty` when its sources, `src/`, `build.rs`,
@@ -155,14 +155,7 @@ pub fn run_batch_with_random(
         }
         check_start_classes(board, &pairs, &table, opts).inspect_err(|_| bar.abandon())?;
         for group in group_sweeps(board, &pairs) {
-            if opts
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::SeqCst))
-            {
-                bar.abandon();
-                return Err(Error::Interrupted);
-            }
+            crate::error::interrupted(opts.cancel.as_deref()).inspect_err(|_| bar.abandon())?;
             let names: Vec<&str> = group
                 .members
                 .iter()
