@@ -9,34 +9,20 @@ use crate::geometry::board::Pegs;
 /// The most zones of regions of two holes or more: each holds at least two holes.
 const MAX_ZONES: usize = 64;
 
-/// One zone: its regions' masks and, per set of them (bit `i` for region `i`), the size of
-/// the largest disjoint subset.
+/// One zone: its regions' masks and, per set of them (bit `i` for region `i`), the fewest
+/// holes that meet every region of the set: the fewest moves that can open them all, as a
+/// move opens only the full regions holding the hole it starts from.
 #[derive(Clone, Debug)]
 struct Zone<K: Bits> {
     masks: Vec<K>,
-    best: Vec<u8>,
+    needed: Vec<u8>,
 }
 
 impl<K: Bits> Zone<K> {
     fn new(regions: &[Pegs]) -> Self {
-        let k = regions.len();
-        let clash: Vec<usize> = regions
-            .iter()
-            .map(|&r| {
-                (0..k)
-                    .filter(|&j| regions[j] & r != 0)
-                    .fold(0, |acc, j| acc | 1 << j)
-            })
-            .collect();
-        let mut best = vec![0u8; 1 << k];
-        for set in 1..best.len() {
-            // The lowest region of the set left out, or taken with none it overlaps.
-            let i = set.trailing_zeros() as usize;
-            best[set] = best[set & (set - 1)].max(1 + best[set & !clash[i]]);
-        }
         Zone {
             masks: regions.iter().map(|&r| K::from_u128(r)).collect(),
-            best,
+            needed: fewest_meeting(regions),
         }
     }
 
@@ -150,7 +136,7 @@ impl<K: Bits> Bound<K> {
     pub fn to_finish(&self, pos: K) -> usize {
         let mut full = (pos & self.singles).count_ones() as usize;
         for z in &self.zones {
-            full += z.best[z.full(pos)] as usize;
+            full += z.needed[z.full(pos)] as usize;
         }
         full - usize::from(pos & self.goal_singles != K::zero())
     }
@@ -173,7 +159,7 @@ impl<K: Bits> Bound<K> {
         let mut all_open = 0;
         for (i, z) in self.zones.iter().enumerate() {
             open[i] = z.all() & !z.full(pos);
-            all_open += z.best[open[i]] as usize;
+            all_open += z.needed[open[i]] as usize;
         }
         let open_singles = self.singles & !pos;
         self.sources
@@ -182,7 +168,7 @@ impl<K: Bits> Bound<K> {
                 // The zones where the source has open regions lose those.
                 let lost: usize = (s.partial.iter())
                     .map(|&(i, f)| {
-                        let b = &self.zones[i].best;
+                        let b = &self.zones[i].needed;
                         (b[open[i]] - b[open[i] & f]) as usize
                     })
                     .sum();
@@ -190,5 +176,121 @@ impl<K: Bits> Bound<K> {
             })
             .min()
             .unwrap_or(0)
+    }
+}
+
+/// Per set of `regions` (bit `i` for region `i`): the fewest holes meeting every region of
+/// the set (a smallest *hitting set*). One of them lies in the set's first region, and
+/// taking a hole meets every region holding it, so the sets are filled in increasing
+/// order.
+///
+/// This is never below the most disjoint regions of the set (each needs a hole of its
+/// own), and exceeds it where regions overlap in a ring: the six hexagons of the triangle
+/// of side 9 overlap pairwise, but no hole lies in all six.
+fn fewest_meeting(regions: &[Pegs]) -> Vec<u8> {
+    let holes = regions.iter().fold(0, |acc, &r| acc | r);
+    // Per hole of the zone: the regions holding it.
+    let holding = |h: u32| {
+        (0..regions.len())
+            .filter(|&j| regions[j] & (1 << h) != 0)
+            .fold(0usize, |acc, j| acc | 1 << j)
+    };
+    let meets: Vec<usize> = (0..128)
+        .map(|h| if holes & (1 << h) != 0 { holding(h) } else { 0 })
+        .collect();
+    let mut needed = vec![0u8; 1 << regions.len()];
+    for set in 1..needed.len() {
+        let first = regions[set.trailing_zeros() as usize];
+        needed[set] = (0..128)
+            .filter(|&h| first & (1 << h) != 0)
+            .map(|h| 1 + needed[set & !meets[h as usize]])
+            .min()
+            .expect("a region holds a hole");
+    }
+    needed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::board::Board;
+
+    /// The most disjoint regions per set: the bound before hitting sets.
+    fn most_disjoint(regions: &[Pegs]) -> Vec<u8> {
+        let clash: Vec<usize> = (regions.iter())
+            .map(|&r| {
+                (0..regions.len())
+                    .filter(|&j| regions[j] & r != 0)
+                    .fold(0, |a, j| a | 1 << j)
+            })
+            .collect();
+        let mut best = vec![0u8; 1 << regions.len()];
+        for set in 1..best.len() {
+            let i = set.trailing_zeros() as usize;
+            best[set] = best[set & (set - 1)].max(1 + best[set & !clash[i]]);
+        }
+        best
+    }
+
+    /// Whether some `k` holes of `holes` meet every region of `set`.
+    fn met_by(regions: &[Pegs], set: usize, holes: &[u32], k: usize, chosen: Pegs) -> bool {
+        let all = (0..regions.len()).filter(|&j| set & 1 << j != 0);
+        if all.clone().all(|j| regions[j] & chosen != 0) {
+            return true;
+        }
+        k > 0
+            && (0..holes.len())
+                .any(|i| met_by(regions, set, &holes[i + 1..], k - 1, chosen | 1 << holes[i]))
+    }
+
+    /// On every zone of the triangles of side 4 to 10 and of the English and French boards,
+    /// the fewest meeting holes of each set of regions is at least its most disjoint
+    /// regions, and is right (checked by trying every choice of fewer holes on the zones of
+    /// at most 8 regions).
+    #[test]
+    fn the_fewest_meeting_holes_are_right_and_never_below_the_disjoint_regions() {
+        let mut gained = Vec::new();
+        for spec in [
+            "tri:4", "tri:5", "tri:6", "tri:7", "tri:8", "tri:9", "tri:10", "english", "french",
+        ] {
+            let b = Board::from_spec(spec).unwrap();
+            for z in Regions::new(&b).zones() {
+                let (needed, disjoint) = (fewest_meeting(z), most_disjoint(z));
+                let all = needed.len() - 1;
+                assert!(needed.iter().zip(&disjoint).all(|(n, d)| n >= d), "{spec}");
+                if needed[all] > disjoint[all] {
+                    gained.push(format!(
+                        "{spec}: {} regions, {} > {}",
+                        z.len(),
+                        needed[all],
+                        disjoint[all]
+                    ));
+                }
+                if z.len() <= 8 {
+                    let holes: Vec<u32> = (0..128)
+                        .filter(|&h| z.iter().any(|&r| r & 1 << h != 0))
+                        .collect();
+                    for (set, &n) in needed.iter().enumerate().skip(1) {
+                        let n = n as usize;
+                        assert!(met_by(z, set, &holes, n, 0), "{spec} {set:b}");
+                        assert!(!met_by(z, set, &holes, n - 1, 0), "{spec} {set:b}");
+                    }
+                }
+            }
+        }
+        // The six hexagons of tri:9 overlap pairwise, and no hole is in all six.
+        assert!(
+            gained.contains(&"tri:9: 6 regions, 2 > 1".to_string()),
+            "{gained:?}"
+        );
+        // From a2 to i9: 12 moves by disjoint regions, 13 by meeting holes.
+        let b = Board::from_spec("tri:9").unwrap();
+        let (a2, i9) = (b.hole("a2").unwrap(), b.hole("i9").unwrap());
+        let start = b.full() ^ crate::geometry::board::bit(a2);
+        let r = Regions::new(&b);
+        assert_eq!(
+            r.moves_to_finish(start, &[crate::geometry::board::bit(i9)]),
+            13
+        );
     }
 }

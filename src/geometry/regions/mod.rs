@@ -11,14 +11,18 @@
 //! start bounds the moves needed to *reach* a position: every region of a disjoint set that
 //! was full at the start and is not full in the position has been opened by a move of its own.
 //!
-//! The disjoint set need not be chosen in advance: the bound takes, position by position,
-//! the largest set of disjoint full regions among every *minimal* region (none holds a
-//! smaller one) of at most [`MAX_SIZE`] holes, found by growing connected sets of holes. Both
-//! bounds still drop by at most one per move (the largest disjoint set after a move, less
-//! the one region holding the move's first hole, was there before the move), so they are
-//! *consistent*: a breadth-first search that discards every position whose distance plus
-//! bound exceeds `L` still reaches every position of every game of at most `L` moves at its
-//! true distance ([`crate::games::minmoves`]).
+//! More sharply: a move opens only the full regions holding the hole it starts from, so the
+//! holes the remaining moves start from meet every full region (but a goal's one-hole
+//! region, as above), and the moves still needed are at least the fewest holes that meet
+//! every full region (a smallest *hitting set*; at least the most disjoint full regions,
+//! and more where regions overlap in a ring). The regions are every *minimal* region (none
+//! holds a smaller one) of at most [`MAX_SIZE`] holes, found by growing connected sets of
+//! holes. Both bounds still drop by at most one per move (the regions full before a move
+//! and not holding its first hole are full after it, so the holes meeting those after the
+//! move and the move's first hole meet all those before it), so they are *consistent*: a
+//! breadth-first search that discards every position whose distance plus bound exceeds `L`
+//! still reaches every position of every game of at most `L` moves at its true distance
+//! ([`crate::games::minmoves`]).
 //!
 //! On a triangle the minimal regions are the corners (holes no jump passes over), the pairs
 //! of neighbouring edge holes, and the hexagons of seven holes (a hole and its six
@@ -27,8 +31,11 @@
 //! from the corner vacancy a1 (two full corners, one of which may keep the last peg),
 //! against the 13 that OEIS A127500 gives as the optimum. On the English board the 2 x 2 squares are regions too.
 //!
+//! On the triangle of side 9 the six hexagons overlap pairwise but no hole lies in all
+//! six: two moves, where disjoint regions count one (the bound from a2 to i9 is 13, not 12).
+//!
 //! Overlapping regions form *zones* (the connected parts of the graph of overlaps); the
-//! largest disjoint set is the sum over zones of each zone's, read from a table indexed by
+//! fewest meeting holes are the sum over zones of each zone's, read from a table indexed by
 //! which of the zone's regions are full ([`bound`]).
 
 pub mod bound;
