@@ -6,7 +6,7 @@ use super::print;
 use super::show::{SearchArgs, ShowArgs, emit, summary};
 use crate::analysis::solvable::Finish;
 use crate::error::Result;
-use crate::games::minmoves::{Ends, min_moves, table};
+use crate::games::minmoves::{Ends, min_moves_in, table};
 use crate::games::solve::{Goal, Outcome, search};
 use crate::geometry::board::{Board, Pegs};
 use crate::observe;
@@ -46,6 +46,16 @@ pub(super) struct SolveArgs {
     /// rows of other boards and starts kept; written atomically) instead of printing them.
     #[arg(long, value_name = "DIR", requires = "table")]
     csv: Option<PathBuf>,
+    /// With --min-moves: keep the search in a folder of DIR (created if missing), each layer
+    /// written as it is stored, so that the same command resumes an interrupted run from
+    /// its last layer. The folder is removed once the search ends.
+    #[arg(
+        long,
+        value_name = "DIR",
+        requires = "min_moves",
+        conflicts_with = "table"
+    )]
+    work_dir: Option<PathBuf>,
     /// Worker threads (0 = one per core, at most 1024). Default: one per core with --min-moves, where the
     /// answer is the same for every value; one for the search of a game, where more threads
     /// take later work units and expand more positions in all (french d2 to d6: 216,537 to
@@ -98,7 +108,8 @@ fn fewest_moves(
     let finish_text = finish_text(board, finish);
     let from = (!args.all_starts).then_some(start);
     let ends = finish.map_or(Ends::Any, Ends::Hole);
-    let r = pool.install(|| min_moves(board, from, ends, args.memory.budget()))?;
+    let work = args.work_dir.as_deref();
+    let r = pool.install(|| min_moves_in(board, from, ends, args.memory.budget(), work))?;
     let secs = clock.elapsed().as_secs_f64();
     let from_text = if args.all_starts {
         "any single vacancy".to_string()

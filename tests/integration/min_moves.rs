@@ -413,3 +413,124 @@ fn table_saves_each_class_as_it_is_found() {
         assert_eq!(got, want, "tri:6 from {start}");
     }
 }
+
+/// `solve --min-moves --work-dir DIR` keeps the search layer by layer: killed (SIGKILL)
+/// in the middle of its last bound, the same command resumes it and prints the same
+/// game and figures as a run at once (tri:7 from a3: 12 moves, OEIS A127500's 12 for
+/// tri:7), then removes its folder. A layer file changed on disk, a manifest edited,
+/// or a folder of another search is refused with one line and exit code 2, and nothing
+/// is printed on stdout.
+#[test]
+fn a_killed_search_resumes_from_its_work_dir_and_a_damaged_one_is_refused() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let timeless = |s: &str| -> String {
+        s.lines()
+            .map(|l| l.split(" in ").next().unwrap_or(l).to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let args = [
+        "solve",
+        "-b",
+        "tri:7",
+        "--hole",
+        "a3",
+        "--min-moves",
+        "--threads",
+        "1",
+    ];
+    let (once, err, code) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        once.contains("fewest moves from a3 to one peg anywhere: 12"),
+        "{once}"
+    );
+
+    // Killed once the last bound's forward side is 4 layers deep.
+    let kill = |dir: &std::path::Path| {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("pegsol"))
+            .args(args)
+            .arg("--work-dir")
+            .arg(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let manifest = dir.join("min-moves-tri-7-a3-any").join("search.json");
+        let deadline = Instant::now() + Duration::from_secs(300);
+        loop {
+            let kept: Option<serde_json::Value> = std::fs::read(&manifest)
+                .ok()
+                .and_then(|t| serde_json::from_slice(&t).ok());
+            if kept.is_some_and(|m| m["limit"] == 12 && m["sides"][0]["depth"].as_u64() >= Some(4))
+            {
+                break;
+            }
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "the search ended first"
+            );
+            assert!(Instant::now() < deadline, "no layer kept");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        manifest
+    };
+    let dir = tempfile::tempdir().unwrap();
+    kill(dir.path());
+    let w = dir.path().to_str().unwrap();
+    let mut again_args = args.to_vec();
+    again_args.extend(["--work-dir", w]);
+    let (again, err, code) = run(&again_args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("pegsol: resuming the search bounded at 12 moves from forward depth"),
+        "{err}"
+    );
+    assert_eq!(timeless(&again), timeless(&once));
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "the folder stays"
+    );
+
+    // A byte of a layer file changed.
+    let manifest = kill(dir.path());
+    let layer = manifest.with_file_name("forward-03.bin");
+    let mut bytes = std::fs::read(&layer).unwrap();
+    bytes[5] ^= 1;
+    std::fs::write(&layer, bytes).unwrap();
+    let refused = |what: &str| {
+        let (out, err, code) = run(&again_args);
+        assert_eq!(code, 2, "{what}: {err}");
+        assert!(out.is_empty(), "{what}: {out}");
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(
+            err.contains("cannot be resumed (delete the folder to start it again)"),
+            "{what}: {err}"
+        );
+        err
+    };
+    assert!(refused("layer").contains("forward-03.bin does not match its checksum"));
+    // The manifest edited: another bound.
+    std::fs::remove_dir_all(manifest.parent().unwrap()).unwrap();
+    let manifest = kill(dir.path());
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("\"limit\": 12", "\"limit\": 13")).unwrap();
+    assert!(refused("manifest").contains("search.json does not match its checksum"));
+    // The folder of another search (the manifest of a3 to anywhere under the name of a3
+    // to a2).
+    std::fs::write(&manifest, text).unwrap();
+    let other = dir.path().join("min-moves-tri-7-a3-a2");
+    std::fs::rename(manifest.parent().unwrap(), &other).unwrap();
+    let mut to_a2 = again_args.clone();
+    to_a2.extend(["--finish", "a2"]);
+    let (out, err, code) = run(&to_a2);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        out.is_empty() && err.contains("is of another search"),
+        "{err}"
+    );
+}

@@ -36,6 +36,7 @@ mod path;
 mod search;
 mod side;
 mod store;
+pub mod work;
 
 use crate::error::Result;
 use crate::geometry::bits::Bits;
@@ -85,6 +86,29 @@ pub fn min_moves(
     finish: Ends,
     max_memory: u64,
 ) -> Result<MinMoves> {
+    min_moves_in(board, start, finish, max_memory, None)
+}
+
+/// [`min_moves`], keeping the search in a folder of `work_dir` when given: each layer is
+/// written as it is stored, so that the same call after an interruption resumes from the
+/// last one ([`work`]). The answer is the same either way; the folder is removed once the
+/// search ends.
+///
+/// ```
+/// use pegsol::{geometry::board::Board, games::minmoves::{min_moves_in, Ends}};
+/// let b = Board::from_spec("tri:5").unwrap();
+/// let dir = tempfile::tempdir().unwrap();
+/// let r = min_moves_in(&b, None, Ends::Any, u64::MAX, Some(dir.path())).unwrap();
+/// assert_eq!(r.best.unwrap().0, 9); // OEIS A127500
+/// assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0); // nothing left behind
+/// ```
+pub fn min_moves_in(
+    board: &Board,
+    start: Option<Pegs>,
+    finish: Ends,
+    max_memory: u64,
+    work_dir: Option<&std::path::Path>,
+) -> Result<MinMoves> {
     let full = board.full();
     let fwd: Vec<Pegs> = match start {
         Some(p) => vec![p],
@@ -108,13 +132,34 @@ pub fn min_moves(
             });
         }
     }
-    if board.holes() <= store::Store::<u64>::max_holes() {
-        deepen::<u64>(board, &fwd, &bwd, max_memory)
+    let width = if board.holes() <= store::Store::<u64>::max_holes() {
+        8
     } else if board.holes() <= store::Store::<u128>::max_holes() {
-        deepen::<u128>(board, &fwd, &bwd, max_memory)
+        16
     } else {
-        Err(too_large(board))
+        return Err(too_large(board));
+    };
+    let work = match work_dir {
+        Some(root) => {
+            let start = start.map_or("all".to_string(), |p| board.start_name(p));
+            let finish = match finish {
+                Ends::Hole(h) => board.hole_name(h),
+                Ends::Any => "any".to_string(),
+            };
+            let names = (start.as_str(), finish.as_str());
+            Some(work::Work::open(root, board, names, (&fwd, &bwd), width)?)
+        }
+        None => None,
+    };
+    let found = if width == 8 {
+        deepen::<u64>(board, &fwd, &bwd, max_memory, work.as_ref())?
+    } else {
+        deepen::<u128>(board, &fwd, &bwd, max_memory, work.as_ref())?
+    };
+    if let Some(work) = work {
+        work.finish();
     }
+    Ok(found)
 }
 
 /// The refusal of a board too large for the search's stores (a word a position, its low
@@ -131,7 +176,13 @@ pub(super) fn too_large(board: &Board) -> crate::error::Error {
 /// Runs the pruned search with limits `L = lower bound, L + 1, ...` until one is not cut
 /// short by its limit: it found the fewest moves, or proved (having pruned nothing) that no
 /// game exists.
-fn deepen<K: Bits>(board: &Board, fwd: &[Pegs], bwd: &[Pegs], max_memory: u64) -> Result<MinMoves> {
+fn deepen<K: Bits>(
+    board: &Board,
+    fwd: &[Pegs],
+    bwd: &[Pegs],
+    max_memory: u64,
+    work: Option<&work::Work>,
+) -> Result<MinMoves> {
     let regions = Regions::new(board);
     let bound = Bound::<K>::new(&regions, bwd, fwd);
     let first = fwd
@@ -139,12 +190,32 @@ fn deepen<K: Bits>(board: &Board, fwd: &[Pegs], bwd: &[Pegs], max_memory: u64) -
         .map(|&s| bound.to_finish(K::from_u128(s)))
         .min()
         .unwrap_or(0);
-    let mut limit = first;
-    let mut tried = Vec::new();
-    let mut figures = Vec::new();
+    let mut kept = match work {
+        Some(w) => w.resume::<K>()?,
+        None => None,
+    };
+    let (mut limit, mut tried, mut figures) = match &kept {
+        Some(k) => (k.limit, k.tried.clone(), k.figures.clone()),
+        None => (first, Vec::new(), Vec::new()),
+    };
     loop {
         let meter = crate::observe::meter(limit as u64, "moves", true);
-        let search = Search::<K>::new(board, fwd, bwd, &bound, limit, max_memory).with_meter(meter);
+        let mut search = Search::<K>::new(board, fwd, bwd, &bound, limit, max_memory)
+            .with_meter(meter)
+            .with_work(work);
+        match (kept.take(), work) {
+            (Some(k), Some(w)) => {
+                crate::observe::notice(&format!(
+                    "pegsol: resuming the search bounded at {limit} moves from forward depth {}, backward depth {} in {}",
+                    k.sides[0].layers.len(),
+                    k.sides[1].layers.len(),
+                    w.dir().display()
+                ));
+                search.restore(k);
+            }
+            (_, Some(w)) => w.begin(limit, (&tried, &figures), &search.sides)?,
+            _ => {}
+        }
         let (mut r, cut) = search.run()?;
         if crate::observe::tracing() {
             crate::observe::trace(&format!("bound {limit}: {}", r.proof));

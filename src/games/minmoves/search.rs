@@ -42,6 +42,21 @@ pub(super) struct Search<'a, K: Bits> {
     /// Where the search shows how deep its sides are ([`Search::with_meter`]): silent
     /// unless given.
     pub(super) meter: Box<dyn crate::observe::Meter>,
+    /// Where each stored layer is kept, for a later run to resume from ([`super::work`]).
+    pub(super) work: Option<&'a super::work::Work>,
+    /// The best meeting of the sides so far: total moves and the concrete position.
+    pub(super) best: Option<(usize, K)>,
+    /// Whether the search was picked up from a kept one ([`Search::restore`]).
+    pub(super) restored: bool,
+}
+
+/// The better of a best meeting so far and a new one (fewer moves; the first found on a
+/// tie).
+fn better<K: Bits>(best: Option<(usize, K)>, new: (usize, K)) -> Option<(usize, K)> {
+    match best {
+        Some(b) if b.0 <= new.0 => Some(b),
+        _ => Some(new),
+    }
 }
 
 impl<'a, K: Bits> Search<'a, K> {
@@ -73,6 +88,9 @@ impl<'a, K: Bits> Search<'a, K> {
             walked: 1,
             max_bytes: max_memory,
             meter: Box::new(crate::observe::Silent),
+            work: None,
+            best: None,
+            restored: false,
         }
     }
 
@@ -82,6 +100,23 @@ impl<'a, K: Bits> Search<'a, K> {
     pub(super) fn with_meter(mut self, meter: Box<dyn crate::observe::Meter>) -> Self {
         self.meter = meter;
         self
+    }
+
+    /// Keeps each layer stored in `work` ([`super::work`]).
+    pub(super) fn with_work(mut self, work: Option<&'a super::work::Work>) -> Self {
+        self.work = work;
+        self
+    }
+
+    /// Picks the search up where `kept` left it: the sides' layers, what was dropped and
+    /// the best meeting found.
+    pub(super) fn restore(&mut self, kept: super::work::Resume<K>) {
+        for (side, k) in self.sides.iter_mut().zip(kept.sides) {
+            side.restore(k.layers, k.figures, k.done);
+        }
+        self.pruned = kept.pruned;
+        self.best = kept.best;
+        self.restored = true;
     }
 
     /// Moves the meter to the sides' depths.
@@ -227,13 +262,15 @@ impl<'a, K: Bits> Search<'a, K> {
     /// game if it is proved the fewest, and whether the limit cut the search short (then
     /// `best` is `None`: no game has at most `limit` moves, and a longer one may exist).
     pub(super) fn run(mut self) -> Result<(MinMoves, bool)> {
-        let mut best = self.meet(0);
+        if !self.restored {
+            self.best = self.meet(0);
+        }
         let mut cut = false;
         loop {
             self.show();
             let (a, b) = (self.sides[0].depth, self.sides[1].depth);
             // No game has fewer than `limit` moves: a game of `limit` moves is the fewest.
-            if best.is_some_and(|(t, _)| t <= self.limit) {
+            if self.best.is_some_and(|(t, _)| t <= self.limit) {
                 break;
             }
             let done = self.sides.iter().any(|s| s.done);
@@ -243,18 +280,16 @@ impl<'a, K: Bits> Search<'a, K> {
             }
             if done || a + b >= self.limit {
                 // Every game within the limit has been seen, and none was found.
-                best = None;
+                self.best = None;
                 cut = true;
                 break;
             }
-            if let Some((t, x)) = self.grow()?
-                && best.is_none_or(|(bt, _)| t < bt)
-            {
-                best = Some((t, x));
+            if let Some(m) = self.grow()? {
+                self.best = better(self.best, m);
             }
         }
         self.meter.finish();
-        Ok((self.result(best), cut))
+        Ok((self.result(self.best), cut))
     }
 
     /// Grows the side whose next layer promises to be smaller by one move, and returns its
@@ -313,6 +348,11 @@ impl<'a, K: Bits> Search<'a, K> {
             return Ok(found);
         }
         self.expand(i)?;
+        let met = self.meet(i);
+        if let Some(work) = self.work {
+            let best = met.map_or(self.best, |m| better(self.best, m));
+            work.layer(i, &self.sides, self.pruned, best)?;
+        }
         if trace {
             crate::observe::trace(&format!(
                 "side {i} depth {}: {} new, {} stored",
@@ -321,7 +361,7 @@ impl<'a, K: Bits> Search<'a, K> {
                 self.sides[i].dist.len()
             ));
         }
-        Ok(self.meet(i))
+        Ok(met)
     }
 }
 

@@ -68,6 +68,20 @@ impl<K: Bits> Side<K> {
         }
     }
 
+    /// The side as a kept search left it ([`super::work`]): its layers from depth 1 (each
+    /// sorted), its figures per depth, and whether its last layer had no new position.
+    pub(super) fn restore(&mut self, layers: Vec<Vec<K>>, figures: Vec<(usize, u64)>, done: bool) {
+        let mut previous = self.frontier.len();
+        for (d, layer) in layers.into_iter().enumerate() {
+            self.dist.add(&layer, (d + 1) as u8);
+            previous = std::mem::replace(&mut self.frontier, layer).len();
+            self.depth = d + 1;
+        }
+        self.previous = if self.depth == 0 { 0 } else { previous };
+        self.layers = figures;
+        self.done = done;
+    }
+
     /// A guess at the size of the next layer: the frontier times its last growth. (The
     /// pruning makes the sides grow at very different rates: on tri:8 the backward side
     /// grew 150-fold where the forward side grew 5-fold.)
