@@ -198,12 +198,15 @@ fn fewest_meeting(regions: &[Pegs]) -> Vec<u8> {
     let meets: Vec<usize> = (0..128)
         .map(|h| if holes & (1 << h) != 0 { holding(h) } else { 0 })
         .collect();
+    // Per region: its holes.
+    let holes_of: Vec<Vec<usize>> = (regions.iter())
+        .map(|&r| (0..128).filter(|&h| r & (1 << h) != 0).collect())
+        .collect();
     let mut needed = vec![0u8; 1 << regions.len()];
     for set in 1..needed.len() {
-        let first = regions[set.trailing_zeros() as usize];
-        needed[set] = (0..128)
-            .filter(|&h| first & (1 << h) != 0)
-            .map(|h| 1 + needed[set & !meets[h as usize]])
+        let first = &holes_of[set.trailing_zeros() as usize];
+        needed[set] = (first.iter())
+            .map(|&h| 1 + needed[set & !meets[h]])
             .min()
             .expect("a region holds a hole");
     }
