@@ -46,11 +46,14 @@ impl<K: Bits> Zone<K> {
 }
 
 /// A source as the backward bound sees it: its full one-hole regions, and the zones where
-/// not every region is full, with the set that is.
+/// not every region is full, with the set that is; and, when its first move must end in a
+/// one-hole region, that hole and the source itself.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Source<K: Bits> {
     singles: K,
     partial: Vec<(usize, usize)>,
+    landing: K,
+    pos: K,
 }
 
 /// Lower bounds on the moves from a position to a goal and from a source to a position.
@@ -75,7 +78,7 @@ impl<K: Bits> Bound<K> {
     /// let regions = Regions::new(&b);
     /// let bound = Bound::<u64>::new(&regions, &anywhere, &[start]);
     /// assert_eq!(bound.to_finish(start as u64), regions.moves_to_finish(start, &anywhere));
-    /// assert_eq!(bound.to_finish(start as u64), 11);
+    /// assert_eq!(bound.to_finish(start as u64), 12);
     /// assert_eq!(bound.from_start(start as u64), 0);
     /// # Ok::<(), pegsol::error::Error>(())
     /// ```
@@ -98,8 +101,11 @@ impl<K: Bits> Bound<K> {
         let mut sources: Vec<Source<K>> = sources
             .iter()
             .map(|&s| {
+                let landing = K::from_u128(regions.first_landing(s));
                 let s = K::from_u128(s);
                 Source {
+                    landing,
+                    pos: if landing == K::zero() { K::zero() } else { s },
                     singles: s & singles,
                     partial: (zones.iter().enumerate())
                         .map(|(i, z)| (i, z.full(s)))
@@ -120,6 +126,10 @@ impl<K: Bits> Bound<K> {
 
     /// A lower bound on the moves from `pos` to a goal.
     ///
+    /// Every full region counts, one-hole regions included, while two pegs or more are
+    /// left: the last jump lands on the last peg's hole, so a peg standing in a goal's
+    /// one-hole region must leave it first, by a move of its own.
+    ///
     /// ```
     /// use pegsol::{geometry::board::{Board, bit}, geometry::regions::{Bound, Regions}};
     /// let b = Board::from_spec("tri:5")?;
@@ -127,8 +137,8 @@ impl<K: Bits> Bound<K> {
     /// let bound = Bound::<u64>::new(&Regions::new(&b), &[a1], &[b.default_start()]);
     /// // Two corners and one pair per edge are full at the start (a1 is empty).
     /// assert_eq!(bound.to_finish(b.default_start() as u64), 5);
-    /// // Every corner full; the last peg may stay in the goal corner a1.
-    /// assert_eq!(bound.to_finish(b.full() as u64), 5);
+    /// // Every corner full: the peg in a1 must leave it before the last jump lands there.
+    /// assert_eq!(bound.to_finish(b.full() as u64), 6);
     /// assert_eq!(bound.to_finish(a1 as u64), 0);
     /// # Ok::<(), pegsol::error::Error>(())
     /// ```
@@ -138,10 +148,16 @@ impl<K: Bits> Bound<K> {
         for z in &self.zones {
             full += z.needed[z.full(pos)] as usize;
         }
-        full - usize::from(pos & self.goal_singles != K::zero())
+        // The one peg left may stand in a goal's one-hole region.
+        let done = pos.count_ones() == 1 && pos & self.goal_singles != K::zero();
+        full - usize::from(done)
     }
 
     /// A lower bound on the moves from a source to `pos`.
+    ///
+    /// A source whose only empty hole is a one-hole region is left by a first jump into it
+    /// that ends its move (when no jump can follow it there): if that hole is empty again
+    /// in `pos`, a later move started from it.
     ///
     /// ```
     /// use pegsol::{geometry::board::{Board, bit}, geometry::regions::{Bound, Regions}};
@@ -151,6 +167,10 @@ impl<K: Bits> Bound<K> {
     /// assert_eq!(bound.from_start(b.default_start() as u64), 0);
     /// // One peg in a1: two corners and a pair per edge, full at the start, were opened.
     /// assert_eq!(bound.from_start(a1 as u64), 5);
+    /// // a3-a1, c3-a3, a1-c3: a pair on two edges opened, and a1 empty again: the first move
+    /// // ended in a1 (no jump can follow it there), so a later one started from it.
+    /// let p = b.parse_position("./../x.x/xxxx/xxxxx")?;
+    /// assert_eq!(bound.from_start(p as u64), 3);
     /// # Ok::<(), pegsol::error::Error>(())
     /// ```
     #[inline]
@@ -172,7 +192,9 @@ impl<K: Bits> Bound<K> {
                         (b[open[i]] - b[open[i] & f]) as usize
                     })
                     .sum();
+                let left = s.landing != K::zero() && pos & s.landing == K::zero() && pos != s.pos;
                 (open_singles & s.singles).count_ones() as usize + all_open - lost
+                    + usize::from(left)
             })
             .min()
             .unwrap_or(0)
@@ -286,14 +308,15 @@ mod tests {
             gained.contains(&"tri:9: 6 regions, 2 > 1".to_string()),
             "{gained:?}"
         );
-        // From a2 to i9: 12 moves by disjoint regions, 13 by meeting holes.
+        // From a2 to i9: 14 moves by meeting holes, the goal corner i9 counted (13 without
+        // it, 12 by disjoint regions).
         let b = Board::from_spec("tri:9").unwrap();
         let (a2, i9) = (b.hole("a2").unwrap(), b.hole("i9").unwrap());
         let start = b.full() ^ crate::geometry::board::bit(a2);
         let r = Regions::new(&b);
         assert_eq!(
             r.moves_to_finish(start, &[crate::geometry::board::bit(i9)]),
-            13
+            14
         );
     }
 }

@@ -5,15 +5,19 @@
 //! can jump over one of its pegs, so the first jump that changes `R` is made by a peg of `R`,
 //! and it is the first jump of its move (an earlier jump of the same move would have had to
 //! land in `R`). A move therefore opens only full regions holding the hole it starts from,
-//! and at most one region of any set of disjoint ones. From a position where `F` disjoint
-//! regions are full, a one-peg finish needs at least `F` more moves, less one when the last
-//! peg may stay where it stands in a full one-hole region. The same argument run from the
-//! start bounds the moves needed to *reach* a position: every region of a disjoint set that
-//! was full at the start and is not full in the position has been opened by a move of its own.
+//! and at most one region of any set of disjoint ones. From a position of two pegs or more
+//! where `F` disjoint regions are full, a one-peg finish needs at least `F` more moves: a
+//! full one-hole region counts even when it is the goal, because the last jump lands on the
+//! last peg's hole, so the peg standing there must leave first (no jump passes over it). The
+//! same argument run from the start bounds the moves needed to *reach* a position: every
+//! region of a disjoint set that was full at the start and is not full in the position has
+//! been opened by a move of its own; and when the start's only empty hole is a one-hole
+//! region, the first move ends there (no jump can follow the first one), so if that hole is
+//! empty again a later move started from it.
 //!
 //! More sharply: a move opens only the full regions holding the hole it starts from, so the
-//! holes the remaining moves start from meet every full region (but a goal's one-hole
-//! region, as above), and the moves still needed are at least the fewest holes that meet
+//! holes the remaining moves start from meet every full region, and the moves still needed
+//! are at least the fewest holes that meet
 //! every full region (a smallest *hitting set*; at least the most disjoint full regions,
 //! and more where regions overlap in a ring). The regions are every *minimal* region (none
 //! holds a smaller one) of at most [`MAX_SIZE`] holes, found by growing connected sets of
@@ -27,12 +31,13 @@
 //! On a triangle the minimal regions are the corners (holes no jump passes over), the pairs
 //! of neighbouring edge holes, and the hexagons of seven holes (a hole and its six
 //! neighbours: each outer hole has a neighbour of the region on each of its three lines). On
-//! the triangle of side 8 the corners, 9 disjoint edge pairs and one hexagon give 11 moves
-//! from the corner vacancy a1 (two full corners, one of which may keep the last peg),
-//! against the 13 that OEIS A127500 gives as the optimum. On the English board the 2 x 2 squares are regions too.
+//! the triangle of side 8 the corners, 9 disjoint edge pairs and one hexagon give 12 moves
+//! from the corner vacancy a1 (two full corners), against the 13 that OEIS A127500 gives
+//! as the optimum. On the English board the 2 x 2 squares are regions too.
 //!
 //! On the triangle of side 9 the six hexagons overlap pairwise but no hole lies in all
-//! six: two moves, where disjoint regions count one (the bound from a2 to i9 is 13, not 12).
+//! six: two moves, where disjoint regions count one (the bound from a2 to i9 is 14: three
+//! full corners, the goal's included, two hexagon moves and nine edge pairs).
 //!
 //! Overlapping regions form *zones* (the connected parts of the graph of overlaps); the
 //! fewest meeting holes are the sum over zones of each zone's, read from a table indexed by
@@ -57,6 +62,11 @@ pub const MAX_ZONE: usize = 20;
 pub struct Regions {
     /// Per zone, its regions as hole masks (one-hole regions first, then by size and mask).
     zones: Vec<Vec<Pegs>>,
+    /// The one-hole regions where a first jump into the only empty hole ends its move: the
+    /// peg it leaves there can move on only by a move of its own.
+    settled: Pegs,
+    /// Every hole of the board.
+    full: Pegs,
 }
 
 impl Regions {
@@ -75,8 +85,13 @@ impl Regions {
     /// ```
     pub fn new(board: &Board) -> Self {
         let found = minimal(&connected_regions(board));
+        let singles = (found.iter())
+            .filter(|r| r.count_ones() == 1)
+            .fold(0, |acc, &r| acc | r);
         Regions {
             zones: zones(&found),
+            settled: settled(board, singles),
+            full: board.full(),
         }
     }
 
@@ -101,6 +116,17 @@ impl Regions {
         &self.zones
     }
 
+    /// The hole a start's first move must end in, when that hole is a one-hole region:
+    /// `start`'s only empty hole, if the first jump into it cannot go on ([`Bound::from_start`]).
+    fn first_landing(&self, start: Pegs) -> Pegs {
+        let empty = self.full & !start;
+        if empty.count_ones() == 1 {
+            empty & self.settled
+        } else {
+            0
+        }
+    }
+
     /// A lower bound on the moves from `pos` to one peg in one of the holes of `goals`
     /// (masks of one hole each).
     ///
@@ -109,8 +135,8 @@ impl Regions {
     /// let b = Board::from_spec("tri:8")?;
     /// let start = b.start_from_names(&["a1".into()])?;
     /// let anywhere: Vec<u128> = (0..b.holes()).map(pegsol::geometry::board::bit).collect();
-    /// // 9 edge pairs, the hexagon, and 2 of the corners (the last peg may stay in the third).
-    /// assert_eq!(Regions::new(&b).moves_to_finish(start, &anywhere), 11);
+    /// // 9 edge pairs, the hexagon, and the two full corners.
+    /// assert_eq!(Regions::new(&b).moves_to_finish(start, &anywhere), 12);
     /// # Ok::<(), pegsol::error::Error>(())
     /// ```
     pub fn moves_to_finish(&self, pos: Pegs, goals: &[Pegs]) -> usize {
@@ -132,6 +158,22 @@ impl Regions {
     pub fn moves_from_start(&self, pos: Pegs, sources: &[Pegs]) -> usize {
         Bound::<u128>::new(self, &[pos], sources).from_start(pos)
     }
+}
+
+/// The holes of `singles` where, on the board full but that hole, no first jump into it can
+/// be followed by a jump of the same peg.
+fn settled(board: &Board, singles: Pegs) -> Pegs {
+    let jumps = board.jumps();
+    (0..board.holes())
+        .filter(|&c| singles & bit(c) != 0)
+        .filter(|&c| {
+            (jumps.iter().filter(|j| j.to == c)).all(|first| {
+                let after = board.full() ^ bit(first.from) ^ bit(first.over);
+                (jumps.iter().filter(|j| j.from == c))
+                    .all(|j| after & bit(j.over) == 0 || after & bit(j.to) != 0)
+            })
+        })
+        .fold(0, |acc, c| acc | bit(c))
 }
 
 /// Whether no jump passes over a hole of `set` from outside it to outside it.
