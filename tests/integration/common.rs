@@ -35,8 +35,14 @@ pub fn pegsol() -> assert_cmd::Command {
 /// `kib` KiB (`ulimit -v`).
 #[cfg(target_os = "linux")]
 pub fn under_ulimit(kib: u64, args: &str) -> std::process::Output {
+    under_ulimit_with(kib, &[], args)
+}
+
+/// [`under_ulimit`] with variables set in pegsol's environment.
+pub fn under_ulimit_with(kib: u64, env: &[(&str, &str)], args: &str) -> std::process::Output {
     let bin = assert_cmd::cargo::cargo_bin("pegsol");
     std::process::Command::new("sh")
+        .envs(env.iter().copied())
         .arg("-c")
         .arg(format!(
             "ulimit -v {kib} && exec '{}' {args}",

@@ -295,6 +295,52 @@ fn walking_the_last_layers_depth_first_finds_the_same_fewest_moves() {
     }
 }
 
+/// The trial walks before each layer (on unless `PEGSOL_TRIAL=0`) find the same fewest moves
+/// as the layers stored to the end, with a game that replays through `check` in those moves,
+/// and the same game and figures on 1 and 2 threads.
+#[test]
+fn trial_walks_find_the_same_fewest_moves_as_the_layers() {
+    let cases: [&[&str]; 5] = [
+        &["--board", "tri:5", "--all-starts"],
+        &["--board", "tri:6", "--all-starts"],
+        &["--board", "tri:6", "--hole", "a2", "--finish", "d5"],
+        &["--board", "tri:7", "--hole", "a3"],
+        &["--board", "tri:7", "--hole", "a3", "--finish", "a2"],
+    ];
+    for case in cases {
+        let solve = |trial: &str, threads: &str| {
+            let out = pegsol()
+                .args(["solve", "--min-moves", "--threads", threads])
+                .args(case)
+                .env("PEGSOL_TRIAL", trial)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "{case:?}");
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let layers = solve("0", "2");
+        let first = layers.lines().next().unwrap().to_string();
+        let moves: usize = first.rsplit(' ').next().unwrap().parse().unwrap();
+        let tried = solve("1", "2");
+        assert_eq!(tried.lines().next().unwrap(), first, "{case:?}");
+        let out = pegsol()
+            .args(["check", "-"])
+            .write_stdin(tried.clone())
+            .output()
+            .unwrap();
+        let report = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{tried}");
+        assert!(report.contains(&format!("in {moves} moves")), "{report}");
+        let untimed = |text: String| -> Vec<String> {
+            text.lines()
+                .filter(|l| !l.starts_with("# proved"))
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(untimed(solve("1", "1")), untimed(tried), "{case:?}");
+    }
+}
+
 #[test]
 fn committed_tri8_rows_agree_with_the_counts_and_the_published_best() {
     // No plain search reaches tri:8; its committed rows are held to what is known of it:
@@ -424,6 +470,20 @@ fn table_saves_each_class_as_it_is_found() {
 fn a_killed_search_resumes_from_its_work_dir_and_a_damaged_one_is_refused() {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
+    // Without the trial walks, which end the search bounded at 12 a few layers after the
+    // kill's point, so that the kill does not race the end of the search.
+    let run = |args: &[&str]| -> (String, String, i32) {
+        let out = pegsol()
+            .args(args)
+            .env("PEGSOL_TRIAL", "0")
+            .output()
+            .expect("run pegsol");
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+            out.status.code().unwrap(),
+        )
+    };
     let timeless = |s: &str| -> String {
         s.lines()
             .map(|l| l.split(" in ").next().unwrap_or(l).to_string())
@@ -453,6 +513,7 @@ fn a_killed_search_resumes_from_its_work_dir_and_a_damaged_one_is_refused() {
             .args(args)
             .arg("--work-dir")
             .arg(dir)
+            .env("PEGSOL_TRIAL", "0")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

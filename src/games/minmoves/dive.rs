@@ -7,6 +7,14 @@
 //! other side. A chunk of frontier positions remembers the positions it has visited (at their
 //! smallest depth), so that the many orders of the same moves are walked once a chunk; across
 //! chunks a position may be walked again, which costs time but not memory.
+//!
+//! A walk can also be a *trial* ([`Search::try_dive`]): before a side grows a layer, the
+//! first chunks of its frontier are walked to the limit, up to a budget of positions about
+//! that of the layer, in case a game is found there. Where games within the limit are many
+//! they are met in the first chunks (tri:8's search bounded at 13 meets one in the first
+//! block of its frontier's 431, tri:9's bounded at 16 in the first of 55,501), and the
+//! layers a full search would still grow are never built; where there is none the trial
+//! costs a fraction of the layer's expansion, which visits every child of every position.
 
 use super::search::Search;
 use crate::error::{Error, Result};
@@ -38,7 +46,26 @@ struct Walk<K: Bits> {
     pruned: Option<usize>,
     looked: u64,
     dropped: u64,
+    /// The positions a trial's chunk may visit (looked up or dropped), and whether it
+    /// stopped there.
+    cap: u64,
+    cut: bool,
 }
+
+/// What walking a frontier found: each chunk's walk, in order, and whether one of them met
+/// a game within the limit.
+struct Walked<K: Bits> {
+    walks: Vec<Walk<K>>,
+    hit: bool,
+}
+
+/// How many chunks a trial's block holds: fixed, so that the trial walks the same chunks and
+/// finds the same game on any number of threads.
+const TRIAL_BLOCK: usize = 64;
+
+/// The bytes a remembered position takes in a chunk's table (key, depth and the table's
+/// slack), for a trial's memory.
+const SEEN_BYTES: u64 = 48;
 
 impl<K: Bits> Search<'_, K> {
     /// Walks the last `k` layers of side `i` depth first (see the module), and returns the best
@@ -46,15 +73,62 @@ impl<K: Bits> Search<'_, K> {
     /// are stored, the rest not; the side's depth becomes its depth plus `k`.
     pub(super) fn dive(&mut self, i: usize, k: usize) -> Result<Option<(usize, K)>> {
         let frontier = std::mem::take(&mut self.sides[i].frontier);
-        let base = self.sides[i].depth;
-        let need_fresh = self.pruned.is_none();
         // The frontier is walked block by block, the chunks of a block in parallel: the walk
         // stops after the first block with a game within the limit, and takes the game of
         // its first chunk that has one (later chunks of the block are skipped, earlier ones
         // finished), so that the game found does not depend on timing.
-        let chunk = (256usize >> (2 * (k.min(4) - 2))).max(16);
-        let block = chunk * 16 * rayon::current_num_threads();
+        let block = chunk_size(k) * 16 * rayon::current_num_threads();
+        let walked = self.walk(i, k, &frontier, block, None);
+        drop(frontier);
+        self.settle(i, k, walked.walks)
+    }
+
+    /// A trial walk of side `i`'s last `k` layers (see the module): the frontier's first
+    /// blocks of [`TRIAL_BLOCK`] chunks, until a block meets a game within the limit or
+    /// `budget` positions have been visited (looked up or dropped by the bound). Returns the
+    /// game, the search left as [`Search::dive`] leaves it; or `None`, the search untouched.
+    pub(super) fn try_dive(
+        &mut self,
+        i: usize,
+        k: usize,
+        budget: u64,
+    ) -> Result<Option<(usize, K)>> {
+        // Each chunk of a block visits its share of the budget at most (the budget is
+        // checked between blocks), and its table of the positions it has seen stays within
+        // the memory left, [`TRIAL_BLOCK`] of them at once at most.
+        let left = self.max_bytes.saturating_sub(self.bytes_needed(i, 0));
+        let cap = (budget / TRIAL_BLOCK as u64).min(left / (SEEN_BYTES * TRIAL_BLOCK as u64));
+        if cap == 0 {
+            return Ok(None);
+        }
+        let frontier = std::mem::take(&mut self.sides[i].frontier);
+        let block = chunk_size(k) * TRIAL_BLOCK;
+        let walked = self.walk(i, k, &frontier, block, Some((budget, cap)));
+        if !walked.hit {
+            self.sides[i].frontier = frontier;
+            return Ok(None);
+        }
+        drop(frontier);
+        self.settle(i, k, walked.walks)
+    }
+
+    /// Walks `frontier` a block at a time (see [`Search::dive`]); a trial (`Some((budget,
+    /// cap))`) stops after a block that met no game once its chunks have visited `budget`
+    /// positions, or one of them its `cap`.
+    fn walk(
+        &self,
+        i: usize,
+        k: usize,
+        frontier: &[K],
+        block: usize,
+        trial: Option<(u64, u64)>,
+    ) -> Walked<K> {
+        let base = self.sides[i].depth;
+        let need_fresh = self.pruned.is_none();
+        let chunk = chunk_size(k);
+        let cap = trial.map_or(u64::MAX, |t| t.1);
         let mut walks: Vec<Walk<K>> = Vec::new();
+        let mut visited = 0u64;
         for (b, positions) in frontier.chunks(block).enumerate() {
             let first_hit = AtomicUsize::new(usize::MAX);
             let found: Vec<Walk<K>> = positions
@@ -75,6 +149,8 @@ impl<K: Bits> Search<'_, K> {
                         pruned: None,
                         looked: 0,
                         dropped: 0,
+                        cap,
+                        cut: false,
                     };
                     if c > first_hit.load(Ordering::Relaxed) {
                         return w; // skipped: a chunk before it has a game
@@ -85,12 +161,17 @@ impl<K: Bits> Search<'_, K> {
                             first_hit.fetch_min(c, Ordering::Relaxed);
                             break;
                         }
+                        if w.cut {
+                            break;
+                        }
                     }
                     w.seen = HashMap::default();
                     w
                 })
                 .collect();
             let hit = found.iter().any(|w| w.hit);
+            let cut = found.iter().any(|w| w.cut);
+            visited += found.iter().map(|w| w.looked + w.dropped).sum::<u64>();
             walks.extend(found);
             if hit {
                 if crate::observe::tracing() {
@@ -100,10 +181,28 @@ impl<K: Bits> Search<'_, K> {
                         frontier.len().div_ceil(block)
                     ));
                 }
+                return Walked { walks, hit };
+            }
+            if let Some((budget, _)) = trial
+                && (cut || visited >= budget)
+            {
+                if crate::observe::tracing() {
+                    crate::observe::trace(&format!(
+                        "trial walk of {k} layers: no game in {} of {} blocks ({visited} positions)",
+                        b + 1,
+                        frontier.len().div_ceil(block)
+                    ));
+                }
                 break;
             }
         }
-        drop(frontier);
+        Walked { walks, hit: false }
+    }
+
+    /// Takes the walks' figures and best game into the search: the game's positions are
+    /// stored, and side `i` is `k` layers deeper.
+    fn settle(&mut self, i: usize, k: usize, walks: Vec<Walk<K>>) -> Result<Option<(usize, K)>> {
+        let base = self.sides[i].depth;
         let (mut looked, mut dropped, mut fresh) = (0, 0, false);
         let mut best: Option<(usize, K)> = None;
         let mut chain = Vec::new();
@@ -143,7 +242,11 @@ impl<K: Bits> Search<'_, K> {
         let side = &self.sides[i];
         let next_depth = depth + 1;
         self.moves(i, pos, &mut |next, _| {
-            if w.hit {
+            if w.hit || w.cut {
+                return;
+            }
+            if w.looked + w.dropped >= w.cap {
+                w.cut = true;
                 return;
             }
             // The bound first: most children are dropped by it, and only a kept child (or
@@ -181,10 +284,15 @@ impl<K: Bits> Search<'_, K> {
                     w.hit = true;
                 }
             }
-            if !w.hit && next_depth < w.base + w.k {
+            if !w.hit && !w.cut && next_depth < w.base + w.k {
                 self.descend(next, next_depth, &mut *w);
             }
             w.stack.pop();
         });
     }
+}
+
+/// The frontier positions a chunk walks, fewer the more layers it spans.
+fn chunk_size(k: usize) -> usize {
+    (256usize >> (2 * (k.min(4) - 2))).max(16)
 }

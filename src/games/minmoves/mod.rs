@@ -24,7 +24,11 @@
 //! for `L` the first meeting of `L` moves is the answer. The layer that brings the depths to
 //! the limit is only probed against the other side, never stored; when the layer before it
 //! would not fit in memory, the last layers are walked depth first from the frontier instead
-//! ([`dive`]), storing nothing, and stopping at the first game within the limit.
+//! ([`dive`]), storing nothing, and stopping at the first game within the limit. Before a
+//! side grows a layer, a trial walks the rest of the limit depth first from the frontier's
+//! first positions, within about the layer's positions: where games within the limit are
+//! many (the run that finds the answer) one is met there and the deeper layers are never
+//! built; a trial that meets none changes nothing.
 
 pub mod per_start;
 pub mod reference;

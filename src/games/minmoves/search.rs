@@ -347,6 +347,22 @@ impl<'a, K: Bits> Search<'a, K> {
             }
             return Ok(found);
         }
+        // Before the layer is grown, a trial walk of the rest within about the layer's
+        // positions: a game found there ends the search (none has fewer moves).
+        if rest >= 2 && trial_setting() {
+            let found = self.try_dive(i, rest, guess[i] as u64)?;
+            if let Some(m) = found {
+                if trace {
+                    crate::observe::trace(&format!(
+                        "side {i} depths {}..{}: trial walk, a game of {} moves",
+                        self.sides[i].depth + 1 - rest,
+                        self.sides[i].depth,
+                        m.0
+                    ));
+                }
+                return Ok(found);
+            }
+        }
         self.expand(i)?;
         let met = self.meet(i);
         if let Some(work) = self.work {
@@ -367,6 +383,12 @@ impl<'a, K: Bits> Search<'a, K> {
 
 /// The most frontier positions [`Search::guess`] expands.
 const SAMPLE: usize = 1024;
+
+/// `PEGSOL_TRIAL=0`: no trial walks before the layers (for experiments and the tests that
+/// check the answer is the same with and without them).
+fn trial_setting() -> bool {
+    std::env::var("PEGSOL_TRIAL").map_or(true, |v| v != "0")
+}
 
 /// `PEGSOL_DIVE=k`: walk the last `k` layers within the limit depth first (0, the default:
 /// only when the next layer would not fit in memory).
