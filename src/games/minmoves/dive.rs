@@ -34,8 +34,10 @@ struct Walk<K: Bits> {
     /// nothing has been pruned: whether the search is exhaustive).
     need_fresh: bool,
     fresh: bool,
-    /// Positions visited in this chunk, canonical, at the smallest depth seen.
+    /// Positions visited in this chunk, canonical, at the smallest depth seen; at most
+    /// `seen_cap` of them (past that a position may be walked again: time, not memory).
     seen: HashMap<K, u8, ahash::RandomState>,
+    seen_cap: usize,
     /// The positions from the frontier down to the current one (concrete).
     stack: Vec<K>,
     /// The best meeting (total moves, meeting position) and the path to it from the
@@ -63,6 +65,11 @@ struct Walked<K: Bits> {
 /// finds the same game on any number of threads.
 const TRIAL_BLOCK: usize = 64;
 
+/// The chunks whose tables of positions seen share the memory left (as many as walk at
+/// once, on up to this many threads): fixed, so that the figures do not depend on
+/// `--threads` up to there.
+const SEEN_SHARES: usize = 64;
+
 /// The bytes a remembered position takes in a chunk's table (key, depth and the table's
 /// slack), for a trial's memory.
 const SEEN_BYTES: u64 = 48;
@@ -72,13 +79,14 @@ impl<K: Bits> Search<'_, K> {
     /// meeting with the other side as [`Search::probe`] does. The positions of the game found
     /// are stored, the rest not; the side's depth becomes its depth plus `k`.
     pub(super) fn dive(&mut self, i: usize, k: usize) -> Result<Option<(usize, K)>> {
+        let seen_cap = self.seen_cap(i);
         let frontier = std::mem::take(&mut self.sides[i].frontier);
         // The frontier is walked block by block, the chunks of a block in parallel: the walk
         // stops after the first block with a game within the limit, and takes the game of
         // its first chunk that has one (later chunks of the block are skipped, earlier ones
         // finished), so that the game found does not depend on timing.
         let block = chunk_size(k) * 16 * rayon::current_num_threads();
-        let walked = self.walk(i, k, &frontier, block, None);
+        let walked = self.walk(i, k, &frontier, block, seen_cap, None);
         drop(frontier);
         self.settle(i, k, walked.walks)
     }
@@ -94,16 +102,15 @@ impl<K: Bits> Search<'_, K> {
         budget: u64,
     ) -> Result<Option<(usize, K)>> {
         // Each chunk of a block visits its share of the budget at most (the budget is
-        // checked between blocks), and its table of the positions it has seen stays within
-        // the memory left, [`TRIAL_BLOCK`] of them at once at most.
-        let left = self.max_bytes.saturating_sub(self.bytes_needed(i, 0));
-        let cap = (budget / TRIAL_BLOCK as u64).min(left / (SEEN_BYTES * TRIAL_BLOCK as u64));
-        if cap == 0 {
+        // checked between blocks).
+        let cap = budget / TRIAL_BLOCK as u64;
+        let seen_cap = self.seen_cap(i);
+        if cap == 0 || seen_cap == 0 {
             return Ok(None);
         }
         let frontier = std::mem::take(&mut self.sides[i].frontier);
         let block = chunk_size(k) * TRIAL_BLOCK;
-        let walked = self.walk(i, k, &frontier, block, Some((budget, cap)));
+        let walked = self.walk(i, k, &frontier, block, seen_cap, Some((budget, cap)));
         if !walked.hit {
             self.sides[i].frontier = frontier;
             return Ok(None);
@@ -114,13 +121,14 @@ impl<K: Bits> Search<'_, K> {
 
     /// Walks `frontier` a block at a time (see [`Search::dive`]); a trial (`Some((budget,
     /// cap))`) stops after a block that met no game once its chunks have visited `budget`
-    /// positions, or one of them its `cap`.
+    /// positions (a chunk that reaches its `cap` leaves the rest of its positions).
     fn walk(
         &self,
         i: usize,
         k: usize,
         frontier: &[K],
         block: usize,
+        seen_cap: usize,
         trial: Option<(u64, u64)>,
     ) -> Walked<K> {
         let base = self.sides[i].depth;
@@ -142,6 +150,7 @@ impl<K: Bits> Search<'_, K> {
                         need_fresh,
                         fresh: false,
                         seen: HashMap::with_hasher(ahash::RandomState::with_seeds(3, 1, 4, 1)),
+                        seen_cap,
                         stack: Vec::with_capacity(k),
                         best: None,
                         chain: Vec::new(),
@@ -170,7 +179,6 @@ impl<K: Bits> Search<'_, K> {
                 })
                 .collect();
             let hit = found.iter().any(|w| w.hit);
-            let cut = found.iter().any(|w| w.cut);
             visited += found.iter().map(|w| w.looked + w.dropped).sum::<u64>();
             walks.extend(found);
             if hit {
@@ -183,8 +191,19 @@ impl<K: Bits> Search<'_, K> {
                 }
                 return Walked { walks, hit };
             }
+            if trial.is_none() {
+                use thousands::Separable;
+                self.meter.message(format!(
+                    "(bound {}: walking the last {k} layers depth first: {} of {} blocks, {} \
+                     positions visited)",
+                    self.limit,
+                    (b + 1).separate_with_commas(),
+                    frontier.len().div_ceil(block).separate_with_commas(),
+                    visited.separate_with_commas()
+                ));
+            }
             if let Some((budget, _)) = trial
-                && (cut || visited >= budget)
+                && visited >= budget
             {
                 if crate::observe::tracing() {
                     crate::observe::trace(&format!(
@@ -197,6 +216,14 @@ impl<K: Bits> Search<'_, K> {
             }
         }
         Walked { walks, hit: false }
+    }
+
+    /// How many positions a chunk's table may hold: the memory left beside the stored
+    /// sides (frontiers included), shared by the chunks that walk at once.
+    pub(super) fn seen_cap(&self, i: usize) -> usize {
+        let left = self.max_bytes.saturating_sub(self.bytes_needed(i, 0));
+        let shares = SEEN_SHARES.max(rayon::current_num_threads()) as u64;
+        usize::try_from(left / (SEEN_BYTES * shares)).unwrap_or(usize::MAX)
     }
 
     /// Takes the walks' figures and best game into the search: the game's positions are
@@ -269,10 +296,15 @@ impl<K: Bits> Search<'_, K> {
                 w.fresh = true;
             }
             let d = next_depth as u8;
-            if w.seen.get(&c).is_some_and(|&s| s <= d) {
-                return;
+            let room = w.seen.len() < w.seen_cap;
+            match w.seen.get_mut(&c) {
+                Some(s) if *s <= d => return,
+                Some(s) => *s = d,
+                None if room => {
+                    w.seen.insert(c, d);
+                }
+                None => {}
             }
-            w.seen.insert(c, d);
             w.looked += 1;
             w.stack.push(next);
             if let Some(m) = self.meeting(i, next_depth, next)

@@ -22,8 +22,8 @@
 //! the limit at its true distance (the bounds are consistent). A run that reaches depths
 //! adding up to its limit without a meeting proves that no game is that short, so in the run
 //! for `L` the first meeting of `L` moves is the answer. The layer that brings the depths to
-//! the limit is only probed against the other side, never stored; when the layer before it
-//! would not fit in memory, the last layers are walked depth first from the frontier instead
+//! the limit is only probed against the other side, never stored; when a layer would not fit
+//! in memory, the rest of the limit is walked depth first from the frontier instead
 //! ([`dive`]), storing nothing, and stopping at the first game within the limit. Before a
 //! side grows a layer, a trial walks the rest of the limit depth first from the frontier's
 //! first positions, within about the layer's positions: where games within the limit are

@@ -229,12 +229,14 @@ impl<'a, K: Bits> Search<'a, K> {
     /// positions and never grown. The sample (at most [`SAMPLE`] positions evenly spread
     /// over the frontier, in its order, so the guess is the same on any thread count)
     /// counts the children within the limit not yet stored, without merging repeats: an
-    /// overestimate of the layer.
-    pub(super) fn guess(&self, i: usize) -> f64 {
+    /// overestimate of the layer. Returns the guess and that overestimate, which weighs the
+    /// layer's memory: the growth alone guessed tri:10's forward depth 11 at 403 million
+    /// positions, the layer had more than 766 million and outgrew 18 GiB half an hour later.
+    pub(super) fn guess(&self, i: usize) -> (f64, f64) {
         let side = &self.sides[i];
         let n = side.frontier.len();
         if n == 0 {
-            return 0.0;
+            return (0.0, 0.0);
         }
         let depth = side.depth + 1;
         let step = n.div_ceil(SAMPLE);
@@ -254,7 +256,7 @@ impl<'a, K: Bits> Search<'a, K> {
             })
             .sum();
         let by_sample = children as f64 * n as f64 / sample.len() as f64;
-        side.next_size().min(by_sample)
+        (side.next_size().min(by_sample), by_sample)
     }
 
     /// Searches every game of at most `limit` moves, knowing that none has fewer (the
@@ -298,7 +300,8 @@ impl<'a, K: Bits> Search<'a, K> {
     pub(super) fn grow(&mut self) -> Result<Option<(usize, K)>> {
         let trace = crate::observe::tracing();
         let (a, b) = (self.sides[0].depth, self.sides[1].depth);
-        let guess = [self.guess(0), self.guess(1)];
+        let (guess, over): (Vec<f64>, Vec<f64>) =
+            [self.guess(0), self.guess(1)].into_iter().unzip();
         let i = usize::from(guess[1] < guess[0]);
         if trace {
             crate::observe::trace(&format!(
@@ -324,12 +327,17 @@ impl<'a, K: Bits> Search<'a, K> {
             }
             return Ok(found);
         }
-        // The last two layers within the limit walked depth first when the next layer
-        // would not fit in memory (earlier than that the search refuses, as the walk's time
-        // grows with every layer it spans); or the last `PEGSOL_DIVE` layers, when set.
+        // The rest of the limit walked depth first when the next layer would not fit in
+        // memory: the frontier stays where it is, and the walk, which needs little memory,
+        // stops at the first game (the search that has games within its limit meets one in
+        // its first blocks; where there is none, the walk is long and its bar says how far
+        // it is). Unless the memory left is too small for the walk to remember what it has
+        // seen (then the layer is grown, and the search refuses when it outgrows the limit).
+        // Or the last `PEGSOL_DIVE` layers, when set.
         let rest = self.limit - a - b;
-        let tight = self.bytes_needed(i, guess[i] as usize) > self.max_bytes;
-        if rest >= 2 && ((tight && rest == 2) || rest <= dive_setting()) {
+        let tight = self.bytes_needed(i, over[i] as usize) > self.max_bytes;
+        let room = self.seen_cap(i) >= MIN_SEEN;
+        if rest >= 2 && ((tight && room) || rest <= dive_setting()) {
             self.meter.message(format!(
                 "(bound {}: walking the {side} side's last {rest} layers depth first)",
                 self.limit
@@ -380,6 +388,10 @@ impl<'a, K: Bits> Search<'a, K> {
         Ok(met)
     }
 }
+
+/// The fewest positions a chunk of a walk must be able to remember for the walk to be
+/// taken when a layer would not fit (4,096: about 12.6 MB left beside the stored sides).
+const MIN_SEEN: usize = 1 << 12;
 
 /// The most frontier positions [`Search::guess`] expands.
 const SAMPLE: usize = 1024;
