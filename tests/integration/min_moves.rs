@@ -239,6 +239,42 @@ fn table_csv_merges_by_board_and_start_and_refuses_a_bad_file() {
     assert_eq!(code, 2);
 }
 
+/// `solve --min-moves` with `case`, one variable set in its environment, on `threads`
+/// threads: its stdout (exit 0 asserted).
+fn solve_with(case: &[&str], var: &str, value: &str, threads: &str) -> String {
+    let out = pegsol()
+        .args(["solve", "--min-moves", "--threads", threads])
+        .args(case)
+        .env(var, value)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{case:?} {var}={value}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Asserts that `solved` (a run's stdout) gives the answer line `first` and a game that
+/// replays through `check` in the moves that line states.
+fn assert_same_answer_and_replays(solved: &str, first: &str, what: &str) {
+    assert_eq!(solved.lines().next().unwrap(), first, "{what}");
+    let moves: usize = first.rsplit(' ').next().unwrap().parse().unwrap();
+    let out = pegsol()
+        .args(["check", "-"])
+        .write_stdin(solved.to_string())
+        .output()
+        .unwrap();
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{solved}");
+    assert!(report.contains(&format!("in {moves} moves")), "{report}");
+}
+
+/// A run's output but the line with the time taken.
+fn untimed(text: String) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.starts_with("# proved"))
+        .map(str::to_string)
+        .collect()
+}
+
 /// The last layers walked depth first (`PEGSOL_DIVE=k`, the walk the search takes when a
 /// layer would not fit in memory) find the same fewest moves as the layers stored, with a
 /// game that replays through `check` in those moves, on 1 and 2 threads.
@@ -251,42 +287,14 @@ fn walking_the_last_layers_depth_first_finds_the_same_fewest_moves() {
         &["--board", "tri:7", "--hole", "a3", "--finish", "a2"],
     ];
     for case in cases {
-        let solve = |dive: &str, threads: &str| {
-            let out = pegsol()
-                .args(["solve", "--min-moves", "--threads", threads])
-                .args(case)
-                .env("PEGSOL_DIVE", dive)
-                .output()
-                .unwrap();
-            assert_eq!(out.status.code(), Some(0), "{case:?}");
-            String::from_utf8(out.stdout).unwrap()
-        };
+        let solve = |dive: &str, threads: &str| solve_with(case, "PEGSOL_DIVE", dive, threads);
         let stored = solve("0", "2");
-        let first = stored.lines().next().unwrap().to_string();
-        let moves: usize = first.rsplit(' ').next().unwrap().parse().unwrap();
+        let first = stored.lines().next().unwrap();
         for (dive, threads) in [("2", "1"), ("2", "2"), ("3", "2"), ("9", "2")] {
-            let walked = solve(dive, threads);
-            assert_eq!(
-                walked.lines().next().unwrap(),
-                first,
-                "{case:?} PEGSOL_DIVE={dive}"
-            );
-            let out = pegsol()
-                .args(["check", "-"])
-                .write_stdin(walked.clone())
-                .output()
-                .unwrap();
-            let report = String::from_utf8(out.stdout).unwrap();
-            assert_eq!(out.status.code(), Some(0), "{walked}");
-            assert!(report.contains(&format!("in {moves} moves")), "{report}");
+            let what = format!("{case:?} PEGSOL_DIVE={dive}");
+            assert_same_answer_and_replays(&solve(dive, threads), first, &what);
         }
         // The same game and figures on 1 and 2 threads (all but the time taken).
-        let untimed = |text: String| -> Vec<String> {
-            text.lines()
-                .filter(|l| !l.starts_with("# proved"))
-                .map(str::to_string)
-                .collect()
-        };
         assert_eq!(
             untimed(solve("2", "1")),
             untimed(solve("2", "2")),
@@ -308,35 +316,11 @@ fn trial_walks_find_the_same_fewest_moves_as_the_layers() {
         &["--board", "tri:7", "--hole", "a3", "--finish", "a2"],
     ];
     for case in cases {
-        let solve = |trial: &str, threads: &str| {
-            let out = pegsol()
-                .args(["solve", "--min-moves", "--threads", threads])
-                .args(case)
-                .env("PEGSOL_TRIAL", trial)
-                .output()
-                .unwrap();
-            assert_eq!(out.status.code(), Some(0), "{case:?}");
-            String::from_utf8(out.stdout).unwrap()
-        };
+        let solve = |trial: &str, threads: &str| solve_with(case, "PEGSOL_TRIAL", trial, threads);
         let layers = solve("0", "2");
-        let first = layers.lines().next().unwrap().to_string();
-        let moves: usize = first.rsplit(' ').next().unwrap().parse().unwrap();
+        let first = layers.lines().next().unwrap();
         let tried = solve("1", "2");
-        assert_eq!(tried.lines().next().unwrap(), first, "{case:?}");
-        let out = pegsol()
-            .args(["check", "-"])
-            .write_stdin(tried.clone())
-            .output()
-            .unwrap();
-        let report = String::from_utf8(out.stdout).unwrap();
-        assert_eq!(out.status.code(), Some(0), "{tried}");
-        assert!(report.contains(&format!("in {moves} moves")), "{report}");
-        let untimed = |text: String| -> Vec<String> {
-            text.lines()
-                .filter(|l| !l.starts_with("# proved"))
-                .map(str::to_string)
-                .collect()
-        };
+        assert_same_answer_and_replays(&tried, first, &format!("{case:?}"));
         assert_eq!(untimed(solve("1", "1")), untimed(tried), "{case:?}");
     }
 }
