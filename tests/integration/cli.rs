@@ -721,23 +721,31 @@ fn extremes_stays_within_its_memory_limit_on_disk() {
 /// 4 December 2026 a layer that would not fit (weighed by the sample's overestimate) is not
 /// grown: the rest of the limit is walked depth first within the memory left, so the same
 /// run at a third of the scale, with the layers grown to the end (`PEGSOL_TRIAL=0`), finds
-/// its 13 moves under `--max-memory 100M` in a 200 MB address space where it refused.
+/// its 13 moves under `--max-memory 100M` in a 200 MB address space where it refused: by
+/// the walk alone (`PEGSOL_BEAM=0`), and by the beams tried before it.
 #[test]
 #[cfg(target_os = "linux")]
 fn min_moves_stays_within_its_memory_limit() {
-    let out = crate::common::under_ulimit_with(
-        200_000,
-        &[("PEGSOL_TRIAL", "0")],
-        "solve --board tri:8 --min-moves --all-starts --max-memory 100M -j 2",
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(
-        stdout.contains("fewest moves from any single vacancy to one peg anywhere: 13"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("walked depth first"), "{stdout}");
+    // The walk alone (no beam before it), then the beams that go first.
+    for (beam, how) in [("0", "walked depth first"), ("", "searched by a beam")] {
+        let mut vars = vec![("PEGSOL_TRIAL", "0")];
+        if !beam.is_empty() {
+            vars.push(("PEGSOL_BEAM", beam));
+        }
+        let out = crate::common::under_ulimit_with(
+            200_000,
+            &vars,
+            "solve --board tri:8 --min-moves --all-starts --max-memory 100M -j 2",
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert!(
+            stdout.contains("fewest moves from any single vacancy to one peg anywhere: 13"),
+            "{stdout}"
+        );
+        assert!(stdout.contains(how), "{stdout}");
+    }
     // With too little memory left for the walk to remember positions, the layer is grown
     // and the search refuses.
     // A small limit is named in its own unit (it said "more than 0 MiB").

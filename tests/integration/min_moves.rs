@@ -239,16 +239,16 @@ fn table_csv_merges_by_board_and_start_and_refuses_a_bad_file() {
     assert_eq!(code, 2);
 }
 
-/// `solve --min-moves` with `case`, one variable set in its environment, on `threads`
+/// `solve --min-moves` with `case`, variables set in its environment, on `threads`
 /// threads: its stdout (exit 0 asserted).
-fn solve_with(case: &[&str], var: &str, value: &str, threads: &str) -> String {
+fn solve_with(case: &[&str], vars: &[(&str, &str)], threads: &str) -> String {
     let out = pegsol()
         .args(["solve", "--min-moves", "--threads", threads])
         .args(case)
-        .env(var, value)
+        .envs(vars.iter().copied())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{case:?} {var}={value}");
+    assert_eq!(out.status.code(), Some(0), "{case:?} {vars:?}");
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -276,8 +276,9 @@ fn untimed(text: String) -> Vec<String> {
 }
 
 /// The last layers walked depth first (`PEGSOL_DIVE=k`, the walk the search takes when a
-/// layer would not fit in memory) find the same fewest moves as the layers stored, with a
-/// game that replays through `check` in those moves, on 1 and 2 threads.
+/// layer would not fit in memory; `PEGSOL_BEAM=0`, no beam before it) find the same fewest
+/// moves as the layers stored, with a game that replays through `check` in those moves, on
+/// 1 and 2 threads.
 #[test]
 fn walking_the_last_layers_depth_first_finds_the_same_fewest_moves() {
     let cases: [&[&str]; 4] = [
@@ -287,7 +288,13 @@ fn walking_the_last_layers_depth_first_finds_the_same_fewest_moves() {
         &["--board", "tri:7", "--hole", "a3", "--finish", "a2"],
     ];
     for case in cases {
-        let solve = |dive: &str, threads: &str| solve_with(case, "PEGSOL_DIVE", dive, threads);
+        let solve = |dive: &str, threads: &str| {
+            solve_with(
+                case,
+                &[("PEGSOL_DIVE", dive), ("PEGSOL_BEAM", "0")],
+                threads,
+            )
+        };
         let stored = solve("0", "2");
         let first = stored.lines().next().unwrap();
         for (dive, threads) in [("2", "1"), ("2", "2"), ("3", "2"), ("9", "2")] {
@@ -300,6 +307,46 @@ fn walking_the_last_layers_depth_first_finds_the_same_fewest_moves() {
             untimed(solve("2", "2")),
             "{case:?}"
         );
+    }
+}
+
+/// The beams tried before a walk (`PEGSOL_BEAM=w`, one of width `w`) find the same fewest
+/// moves as the layers stored, with a game that replays through `check`, and the same game
+/// and figures on 1 and 2 threads; a beam as wide as the layers (2^16 on these boards) meets
+/// the game itself, a beam of width 1 seldom does and leaves it to the walk.
+#[test]
+fn beams_before_a_walk_find_the_same_fewest_moves_as_the_layers() {
+    let cases: [&[&str]; 4] = [
+        &["--board", "tri:5", "--all-starts"],
+        &["--board", "tri:6", "--all-starts"],
+        &["--board", "tri:6", "--hole", "a2", "--finish", "d5"],
+        &["--board", "tri:7", "--hole", "a3", "--finish", "a2"],
+    ];
+    for case in cases {
+        let solve = |width: &str, threads: &str| {
+            solve_with(
+                case,
+                &[("PEGSOL_DIVE", "3"), ("PEGSOL_BEAM", width)],
+                threads,
+            )
+        };
+        let stored = solve_with(case, &[("PEGSOL_TRIAL", "0")], "2");
+        let first = stored.lines().next().unwrap();
+        for width in ["1", "64", "65536"] {
+            let beamed = solve(width, "2");
+            assert_same_answer_and_replays(&beamed, first, &format!("{case:?} {width}"));
+            assert_eq!(
+                untimed(solve(width, "1")),
+                untimed(beamed.clone()),
+                "{case:?}"
+            );
+            if width == "65536" {
+                assert!(
+                    beamed.contains("searched by a beam of width 65,536"),
+                    "{beamed}"
+                );
+            }
+        }
     }
 }
 
@@ -316,7 +363,8 @@ fn trial_walks_find_the_same_fewest_moves_as_the_layers() {
         &["--board", "tri:7", "--hole", "a3", "--finish", "a2"],
     ];
     for case in cases {
-        let solve = |trial: &str, threads: &str| solve_with(case, "PEGSOL_TRIAL", trial, threads);
+        let solve =
+            |trial: &str, threads: &str| solve_with(case, &[("PEGSOL_TRIAL", trial)], threads);
         let layers = solve("0", "2");
         let first = layers.lines().next().unwrap();
         let tried = solve("1", "2");

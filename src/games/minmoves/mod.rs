@@ -24,7 +24,10 @@
 //! for `L` the first meeting of `L` moves is the answer. The layer that brings the depths to
 //! the limit is only probed against the other side, never stored; when a layer would not fit
 //! in memory, the rest of the limit is walked depth first from the frontier instead
-//! ([`dive`]), storing nothing, and stopping at the first game within the limit. Before a
+//! ([`dive`]), storing nothing, and stopping at the first game within the limit, its
+//! frontier taken in order of promise (the most moves to spare under the bound first) and
+//! after beams of growing width through the same layers ([`beam`]: each layer cut to its
+//! most promising positions), which meet a game quickly where many exist. Before a
 //! side grows a layer, a trial walks the rest of the limit depth first from the frontier's
 //! first positions, within about the layer's positions: where games within the limit are
 //! many (the run that finds the answer) one is met there and the deeper layers are never
@@ -34,6 +37,7 @@ pub mod per_start;
 pub mod reference;
 pub mod table;
 
+mod beam;
 mod dive;
 mod layer;
 mod path;
@@ -256,28 +260,40 @@ mod tests {
     /// The log of one meter: its length and unit, then what it was given.
     type Log = Arc<Mutex<Vec<String>>>;
 
-    /// Keeps the log of every meter in "moves" asked for.
-    #[derive(Default)]
-    struct Meters(Mutex<Vec<Log>>);
+    /// Keeps the log of every meter in "moves" asked for by the thread that made it (the
+    /// observer is global, and other tests search at the same time on their threads).
+    struct Meters(Mutex<Vec<Log>>, std::thread::ThreadId);
+
+    impl Default for Meters {
+        fn default() -> Self {
+            Meters(Mutex::default(), std::thread::current().id())
+        }
+    }
 
     struct Logged(Log);
 
     impl Meter for Logged {
         fn set_position(&self, steps: u64) {
-            self.0.lock().unwrap().push(format!("at {steps}"));
+            self.0
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(format!("at {steps}"));
         }
         fn message(&self, text: String) {
-            self.0.lock().unwrap().push(text);
+            self.0.lock().unwrap_or_else(|e| e.into_inner()).push(text);
         }
         fn finish(&self) {
-            self.0.lock().unwrap().push("finish".into());
+            self.0
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push("finish".into());
         }
     }
 
     impl Observer for Meters {
         fn meter(&self, len: u64, unit: &str) -> Box<dyn Meter> {
             let log: Log = Arc::new(Mutex::new(vec![format!("{len} {unit}")]));
-            if unit == "moves" {
+            if unit == "moves" && std::thread::current().id() == self.1 {
                 self.0.lock().unwrap().push(log.clone());
             }
             Box::new(Logged(log))

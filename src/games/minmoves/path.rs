@@ -68,7 +68,14 @@ impl<K: Bits> Search<'_, K> {
                     looked.separate_with_commas(),
                     dropped.separate_with_commas(),
                 );
-                if self.walked > 1 {
+                if let Some(width) = self.beamed {
+                    format!(
+                        "; {side} depths {} to {d} searched by a beam of width {}: {looked} \
+                         positions looked up, {dropped} dropped by the bound",
+                        d + 1 - self.walked,
+                        width.separate_with_commas()
+                    )
+                } else if self.walked > 1 {
                     format!(
                         "; {side} depths {} to {d} walked depth first: {looked} positions \
                          looked up (once per chunk of the frontier reaching them), {dropped} \

@@ -38,6 +38,8 @@ pub(super) struct Search<'a, K: Bits> {
     pub(super) probed: Option<(usize, usize, u64, u64)>,
     /// How many layers the probe spanned: 1, or more when walked depth first.
     pub(super) walked: usize,
+    /// The width of the beam that spanned them, if a beam did ([`Search::beam`]).
+    pub(super) beamed: Option<usize>,
     pub(super) max_bytes: u64,
     /// Where the search shows how deep its sides are ([`Search::with_meter`]): silent
     /// unless given.
@@ -86,6 +88,7 @@ impl<'a, K: Bits> Search<'a, K> {
             pruned: None,
             probed: None,
             walked: 1,
+            beamed: None,
             max_bytes: max_memory,
             meter: Box::new(crate::observe::Silent),
             work: None,
@@ -338,6 +341,18 @@ impl<'a, K: Bits> Search<'a, K> {
         let tight = self.bytes_needed(i, over[i] as usize) > self.max_bytes;
         let room = self.seen_cap(i) >= MIN_SEEN;
         if rest >= 2 && ((tight && room) || rest <= dive_setting()) {
+            // Before the walk, beams of growing width: cheap beside it, and where games
+            // within the limit are many one of them meets one.
+            for width in self.beam_widths(i, rest) {
+                self.meter.message(format!(
+                    "(bound {}: a beam of width {width} through the {side} side's last {rest} \
+                     layers)",
+                    self.limit
+                ));
+                if let Some(m) = self.beam(i, rest, width)? {
+                    return Ok(Some(m));
+                }
+            }
             self.meter.message(format!(
                 "(bound {}: walking the {side} side's last {rest} layers depth first)",
                 self.limit
@@ -400,6 +415,14 @@ const SAMPLE: usize = 1024;
 /// check the answer is the same with and without them).
 fn trial_setting() -> bool {
     std::env::var("PEGSOL_TRIAL").map_or(true, |v| v != "0")
+}
+
+/// `PEGSOL_BEAM=w`: one beam of width `w` before a walk (0: none); unset, the widths of
+/// [`Search::beam_widths`].
+pub(super) fn beam_setting() -> Option<usize> {
+    std::env::var("PEGSOL_BEAM")
+        .ok()
+        .and_then(|v| v.parse().ok())
 }
 
 /// `PEGSOL_DIVE=k`: walk the last `k` layers within the limit depth first (0, the default:

@@ -1,0 +1,194 @@
+//! A beam before the walk ([`Search::beam`]): the rest of the limit searched a layer at a
+//! time from the frontier's most promising positions only, in case a game is found there.
+//!
+//! Each layer keeps the `width` positions whose bound leaves the most moves to spare (then
+//! the fewest jumps left, [`Search::rank`], then the smallest word: a total order, so that
+//! the beam is the same on any number of threads), and looks every child within the limit up in the other side. A
+//! game found there is within the limit, and the searches before proved that none has
+//! fewer moves, so it is the answer; a beam that meets nothing proves nothing and changes
+//! nothing.
+//!
+//! Measured on tri:9's search bounded at 16, from forward depth 10 (45,615,364 positions,
+//! 5 moves left): a beam of width 2^16 meets a game in about 10 s, where the walk in the
+//! order of the words visited 88 million positions first. On tri:10's bounded at 18, from
+//! forward depth 10 (78,754,250 positions, 7 moves left), beams of 10^5, 10^6 and 10^7
+//! met none (docs/experiments.md).
+
+use super::search::Search;
+use crate::error::{Error, Result};
+use crate::geometry::bits::Bits;
+use rayon::prelude::*;
+
+/// One position of a beam's layer: its rank ([`rank`], then its canonical word), the concrete
+/// position and the index of its parent in the layer before.
+type Node<K> = ((u16, K), K, u32);
+
+/// A meeting within the limit (total moves, meeting position), the index of the parent and
+/// the child that met.
+type Met<K> = ((usize, K), u32, K);
+
+/// A parent's children kept, the children the bound dropped, and its best meeting.
+type Children<K> = (Vec<Node<K>>, u64, Option<Met<K>>);
+
+/// The widest beam tried before a walk by default: 2^20 (on tri:10's search bounded at 18,
+/// from forward depth 10 with 7 moves left, a beam of 10^6 took about 3 minutes on 2 cores
+/// and one of 10^7 about 50; neither met a game).
+const MAX_WIDTH: usize = 1 << 20;
+
+/// The parents of a beam's layer expanded at once.
+const BEAM_SLICE: usize = 1 << 14;
+
+/// Keeps one node of each position (its first parent) and the best `width` of them.
+fn best_of<K: Bits>(kids: &mut Vec<Node<K>>, width: usize) {
+    kids.par_sort_unstable_by_key(|n| (n.0.1, n.2));
+    kids.dedup_by_key(|n| n.0.1);
+    kids.par_sort_unstable_by_key(|n| n.0);
+    kids.truncate(width);
+    kids.shrink_to(2 * width);
+}
+
+impl<K: Bits> Search<'_, K> {
+    /// Searches side `i`'s last `k` layers through the `width` most promising positions of
+    /// each (see the module). Returns the game found, the search left as [`Search::dive`]
+    /// leaves it; or `None`, the search untouched.
+    pub(super) fn beam(&mut self, i: usize, k: usize, width: usize) -> Result<Option<(usize, K)>> {
+        let base = self.sides[i].depth;
+        // The frontier's best `width`, a slice at a time (no more than twice the width kept).
+        let mut first: Vec<(u16, K)> = Vec::new();
+        for slice in self.sides[i].frontier.chunks(BEAM_SLICE * 16) {
+            first.par_extend(slice.par_iter().map(|&x| (self.rank(i, x), x)));
+            if first.len() > 2 * width {
+                first.par_sort_unstable();
+                first.truncate(width);
+            }
+        }
+        first.par_sort_unstable();
+        first.truncate(width);
+        let mut levels: Vec<Vec<(K, u32)>> =
+            vec![first.into_iter().map(|(_, x)| (x, u32::MAX)).collect()];
+        let (mut looked, mut dropped) = (0u64, 0u64);
+        for d in 1..=k {
+            let depth = base + d;
+            let layer = levels.last().expect("a layer");
+            // Every child within the limit, not stored, with its meeting if any; the layer's
+            // parents a slice at a time, the children kept no more than twice the width.
+            let mut kids: Vec<Node<K>> = Vec::new();
+            let mut met: Option<Met<K>> = None;
+            for (s, slice) in layer.chunks(BEAM_SLICE).enumerate() {
+                let found: Vec<Children<K>> = slice
+                    .par_iter()
+                    .enumerate()
+                    .map(|(p, &(pos, _))| {
+                        self.beam_children(i, depth, pos, (s * BEAM_SLICE + p) as u32)
+                    })
+                    .collect();
+                looked += found.iter().map(|f| f.0.len() as u64).sum::<u64>();
+                dropped += found.iter().map(|f| f.1).sum::<u64>();
+                // The first parent's best meeting: the same on any number of threads.
+                met = found.iter().find_map(|f| f.2);
+                if met.is_some() || d == k {
+                    if met.is_some() {
+                        break;
+                    }
+                    continue;
+                }
+                kids.extend(found.into_iter().flat_map(|f| f.0));
+                if kids.len() > 2 * width {
+                    best_of(&mut kids, width);
+                }
+            }
+            if let Some((m, p, next)) = met {
+                let mut chain = vec![next];
+                let mut p = p;
+                for level in levels[1..].iter().rev() {
+                    chain.push(level[p as usize].0);
+                    p = level[p as usize].1;
+                }
+                chain.reverse();
+                self.take_beam(i, &chain, looked, dropped)?;
+                self.beamed = Some(width);
+                if crate::observe::tracing() {
+                    crate::observe::trace(&format!(
+                        "beam of width {width}: a game of {} moves at depth {depth}",
+                        m.0
+                    ));
+                }
+                return Ok(Some(m));
+            }
+            if d == k {
+                break;
+            }
+            best_of(&mut kids, width);
+            levels.push(kids.into_iter().map(|(_, x, p)| (x, p)).collect());
+        }
+        if crate::observe::tracing() {
+            crate::observe::trace(&format!(
+                "beam of width {width} over {k} layers: no game ({looked} positions looked up, \
+                 {dropped} dropped by the bound)"
+            ));
+        }
+        Ok(None)
+    }
+
+    /// The children of `pos` (at `depth - 1`, index `p` in its layer) within the limit and
+    /// not stored, the positions the bound dropped, and the best meeting within the limit.
+    fn beam_children(&self, i: usize, depth: usize, pos: K, p: u32) -> Children<K> {
+        let side = &self.sides[i];
+        let mut kids = Vec::new();
+        let mut drop = 0u64;
+        let mut met: Option<Met<K>> = None;
+        self.moves(i, pos, &mut |next, _| {
+            let est = self.estimate(i, next);
+            if depth + est > self.limit {
+                drop += 1;
+                return;
+            }
+            let c = side.transforms.canonical(next);
+            if side.dist.contains(c) {
+                return;
+            }
+            if let Some(m) = self.meeting(i, depth, next)
+                && m.0 <= self.limit
+                && met.is_none_or(|b| (m, next) < (b.0, b.2))
+            {
+                met = Some((m, p, next));
+            }
+            kids.push(((self.rank_with(i, next, est), c), next, p));
+        });
+        (kids, drop, met)
+    }
+
+    /// The widths of the beams tried before side `i`'s last `k` layers are walked: 2^16,
+    /// then four times wider each, up to [`MAX_WIDTH`] and half the memory left beside the
+    /// stored sides; or the one width `PEGSOL_BEAM` sets (0: none).
+    pub(super) fn beam_widths(&self, i: usize, k: usize) -> Vec<usize> {
+        let left = self.max_bytes.saturating_sub(self.bytes_needed(i, 0)) / 2;
+        // A layer kept (position and parent), and the children kept between two cuts.
+        let per = (k * (size_of::<K>() + 4) + 2 * size_of::<Node<K>>()) as u64;
+        let most = usize::try_from(left / per)
+            .unwrap_or(usize::MAX)
+            .min(MAX_WIDTH);
+        match super::search::beam_setting() {
+            Some(w) => [w].into_iter().filter(|&w| w > 0).collect(),
+            None => std::iter::successors(Some(1usize << 16), |w| Some(w * 4))
+                .take_while(|&w| w <= most)
+                .collect(),
+        }
+    }
+
+    /// Stores the positions of a game the beam found (`chain`, one move apart from the
+    /// frontier on), and its figures.
+    fn take_beam(&mut self, i: usize, chain: &[K], looked: u64, dropped: u64) -> Result<()> {
+        let base = self.sides[i].depth;
+        let side = &mut self.sides[i];
+        for (d, &x) in chain.iter().enumerate() {
+            let d = u8::try_from(base + 1 + d).map_err(|_| Error::input("more than 255 moves"))?;
+            side.dist.insert_one(side.transforms.canonical(x), d);
+        }
+        side.depth = base + chain.len();
+        side.previous = 0;
+        self.probed = Some((i, base + chain.len(), looked, dropped));
+        self.walked = chain.len();
+        Ok(())
+    }
+}
