@@ -275,19 +275,22 @@ fn untimed(text: String) -> Vec<String> {
         .collect()
 }
 
+/// The problems the walks and beams are checked on: every start of tri:5 and tri:6, one
+/// start and finish of tri:6 and of tri:7.
+const WALK_CASES: [&[&str]; 4] = [
+    &["--board", "tri:5", "--all-starts"],
+    &["--board", "tri:6", "--all-starts"],
+    &["--board", "tri:6", "--hole", "a2", "--finish", "d5"],
+    &["--board", "tri:7", "--hole", "a3", "--finish", "a2"],
+];
+
 /// The last layers walked depth first (`PEGSOL_DIVE=k`, the walk the search takes when a
 /// layer would not fit in memory; `PEGSOL_BEAM=0`, no beam before it) find the same fewest
 /// moves as the layers stored, with a game that replays through `check` in those moves, on
 /// 1 and 2 threads.
 #[test]
 fn walking_the_last_layers_depth_first_finds_the_same_fewest_moves() {
-    let cases: [&[&str]; 4] = [
-        &["--board", "tri:5", "--all-starts"],
-        &["--board", "tri:6", "--all-starts"],
-        &["--board", "tri:6", "--hole", "a2", "--finish", "d5"],
-        &["--board", "tri:7", "--hole", "a3", "--finish", "a2"],
-    ];
-    for case in cases {
+    for case in WALK_CASES {
         let solve = |dive: &str, threads: &str| {
             solve_with(
                 case,
@@ -316,13 +319,7 @@ fn walking_the_last_layers_depth_first_finds_the_same_fewest_moves() {
 /// the game itself, a beam of width 1 seldom does and leaves it to the walk.
 #[test]
 fn beams_before_a_walk_find_the_same_fewest_moves_as_the_layers() {
-    let cases: [&[&str]; 4] = [
-        &["--board", "tri:5", "--all-starts"],
-        &["--board", "tri:6", "--all-starts"],
-        &["--board", "tri:6", "--hole", "a2", "--finish", "d5"],
-        &["--board", "tri:7", "--hole", "a3", "--finish", "a2"],
-    ];
-    for case in cases {
+    for case in WALK_CASES {
         let solve = |width: &str, threads: &str| {
             solve_with(
                 case,
