@@ -37,7 +37,7 @@ pub(super) struct SolveArgs {
     #[arg(long, requires = "min_moves")]
     all_starts: bool,
     /// With --min-moves: a table of the fewest moves from every start class (or from the
-    /// classes of the --hole cells) to one peg anywhere and to each finishing hole with a
+    /// --hole cells, each standing for its class) to one peg anywhere and to each finishing hole with a
     /// win, as CSV (board,start,finish,moves; finish empty for anywhere).
     #[arg(long, requires = "min_moves",
           conflicts_with_all = ["all_starts", "finish", "show", "svg"])]
@@ -212,11 +212,13 @@ fn min_moves_table(args: &SolveArgs, board: &Board) -> Result<i32> {
     if args.start.holes.is_empty() {
         starts.extend(classes.iter().map(|c| c[0]));
     } else {
+        // A named start stands for its class under its own name (as `table` names it), and
+        // is searched from itself, so that its finishes are its own.
         for name in &args.start.holes {
             let h = board.hole(name)?;
-            let rep = classes.iter().find(|c| c.contains(&h)).expect("a class")[0];
-            if !starts.contains(&rep) {
-                starts.push(rep);
+            let class = classes.iter().find(|c| c.contains(&h)).expect("a class");
+            if !starts.iter().any(|s| class.contains(s)) {
+                starts.push(h);
             }
         }
     }
@@ -246,7 +248,13 @@ fn min_moves_table(args: &SolveArgs, board: &Board) -> Result<i32> {
                 bar.message(format!("from {}: finish {k} of {n}", board.hole_name(s)));
             },
         )?);
-        done.push((board.name().to_string(), board.hole_name(s)));
+        // The class's rows are replaced under whichever of its cells named them before.
+        let class = classes.iter().find(|c| c.contains(&s)).expect("a class");
+        done.extend(
+            class
+                .iter()
+                .map(|&h| (board.name().to_string(), board.hole_name(h))),
+        );
         // Each class's rows are saved as soon as they are found: an interrupted run keeps
         // the classes it finished (with the old rows of the others).
         if let Some(dir) = &args.csv {

@@ -213,7 +213,8 @@ fn table_csv_merges_by_board_and_start_and_refuses_a_bad_file() {
     );
     assert!(text.contains("\ntri:5,b3,,"), "{text}");
     assert!(!text.contains("\ntri:5,a1,"), "{text}");
-    // The same start again (named by another cell of its class, c4): rows replaced, not added.
+    // The same class again, named by another of its cells (c4): its rows are replaced, not
+    // added, named c4, with c4's own finishes (as a plain search from c4 finds them).
     let (_, err, code) = run(&[
         "solve",
         "-b",
@@ -226,7 +227,34 @@ fn table_csv_merges_by_board_and_start_and_refuses_a_bad_file() {
         d,
     ]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(std::fs::read_to_string(&csv).unwrap(), text);
+    let again = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(again.lines().count(), text.lines().count(), "{again}");
+    assert!(!again.contains("\ntri:5,b3,"), "{again}");
+    let b = Board::from_spec("tri:5").unwrap();
+    let c4 = b.hole("c4").unwrap();
+    let plain = fewest_moves_by_bfs(&b, b.full() ^ bit(c4));
+    let c4_rows: Vec<Row> = read(&csv)
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.board == "tri:5")
+        .collect();
+    let mut expected = vec![Row {
+        board: "tri:5".into(),
+        start: "c4".into(),
+        finish: String::new(),
+        moves: *plain.iter().flatten().min().unwrap(),
+    }];
+    for (h, m) in plain.iter().enumerate() {
+        if let Some(m) = m {
+            expected.push(Row {
+                board: "tri:5".into(),
+                start: "c4".into(),
+                finish: b.hole_name(h),
+                moves: *m,
+            });
+        }
+    }
+    assert_eq!(c4_rows, expected);
     // A file that is not a table: one line, exit 2, left as it was.
     std::fs::write(&csv, "board,start\n").unwrap();
     let (_, err, code) = run(&["solve", "-b", "tri:4", "--min-moves", "--table", "--csv", d]);

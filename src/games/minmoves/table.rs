@@ -29,7 +29,8 @@ pub const FILE: &str = "min_moves.csv";
 pub struct Row {
     /// The board's name (`tri:5`).
     pub board: String,
-    /// The start hole standing for its class (the class's smallest hole).
+    /// The start hole standing for its class (the class's smallest hole, or the hole asked
+    /// for by name).
     pub start: String,
     /// The finishing hole, or empty for one peg anywhere.
     pub finish: String,
