@@ -3,7 +3,7 @@
 # prints wall time, CPU time and peak memory against the targets.
 #   scripts/bench.sh [extra options appended to every case, e.g. --threads 1]
 #   BENCH_TABLES=1 scripts/bench.sh   also times the issue-3 tables (about 5 minutes more)
-#   BENCH_MINMOVES=1 scripts/bench.sh the fewest-moves cases of issues 4 and 64 (tri:9: about 5
+#   BENCH_MINMOVES=1 scripts/bench.sh the fewest-moves cases of issues 4 and 64 (tri:9: about 2
 #                                     minutes on 2 cores)
 #   BENCH_DISK=1 scripts/bench.sh     the research-scale sweeps of issue 19 (tri:8 and the french
 #                                     table: hours; each in a temporary work directory)
@@ -94,7 +94,7 @@ if [ -n "${BENCH_TABLES:-}" ]; then
     "table english all starts|table --board english --starts all -q --csv @DIR|60|2048|english    all       33 95,288,799,582,273,817,897,272"
   )
 fi
-# issues 4 and 64: fewest moves (tri:8 seconds, tri:9 about 5 minutes on 2 cores and 1.3 GB),
+# issues 4 and 64: fewest moves (tri:8 seconds, tri:9 about 2 minutes on 2 cores and 0.5 GB),
 # with BENCH_MINMOVES=1.
 if [ -n "${BENCH_MINMOVES:-}" ]; then
   CASES+=(
@@ -102,7 +102,7 @@ if [ -n "${BENCH_MINMOVES:-}" ]; then
     "min-moves english d4|solve --board english --finish d4 --min-moves|60||fewest moves from d4 to one peg d4: 18"
     "min-moves table tri:6|solve --board tri:6 --min-moves --table|60||tri:6,b4,,9"
     "min-moves tri:8 all|solve --board tri:8 --min-moves --all-starts --max-memory 8GiB|600|8192|fewest moves from any single vacancy to one peg anywhere: 13"
-    # issue 64's target: tri:9 within one hour (4 min 27 s on 2 cores, 1.3 GB, 4 December 2026)
+    # issue 64's target: tri:9 within one hour (128 s on 2 cores, 493 MiB, 4 December 2026)
     "min-moves tri:9 all|solve --board tri:9 --min-moves --all-starts --max-memory 20G|3600|20480|fewest moves from any single vacancy to one peg anywhere: 16"
   )
 fi

@@ -344,26 +344,38 @@ fn walking_the_last_layers_depth_first_finds_the_same_fewest_moves() {
 /// The beams tried before a walk (`PEGSOL_BEAM=w`, one of width `w`) find the same fewest
 /// moves as the layers stored, with a game that replays through `check`, and the same game
 /// and figures on 1 and 2 threads; a beam as wide as the layers (2^16 on these boards) meets
-/// the game itself, a beam of width 1 seldom does and leaves it to the walk.
+/// the game itself, a beam of width 1 seldom does and leaves it to the walk. The same with
+/// the beam's positions scored by greedy rollouts (`PEGSOL_ROLLOUT=1`).
 #[test]
 fn beams_before_a_walk_find_the_same_fewest_moves_as_the_layers() {
     for case in WALK_CASES {
-        let solve = |width: &str, threads: &str| {
+        let solve = |width: &str, rollout: &str, threads: &str| {
             solve_with(
                 case,
-                &[("PEGSOL_DIVE", "3"), ("PEGSOL_BEAM", width)],
+                &[
+                    ("PEGSOL_DIVE", "3"),
+                    ("PEGSOL_BEAM", width),
+                    ("PEGSOL_ROLLOUT", rollout),
+                ],
                 threads,
             )
         };
         let stored = solve_with(case, &[("PEGSOL_TRIAL", "0")], "2");
         let first = stored.lines().next().unwrap();
-        for width in ["1", "64", "65536"] {
-            let beamed = solve(width, "2");
-            assert_same_answer_and_replays(&beamed, first, &format!("{case:?} {width}"));
+        for (width, rollout) in [
+            ("1", "0"),
+            ("64", "0"),
+            ("65536", "0"),
+            ("64", "1"),
+            ("65536", "1"),
+        ] {
+            let beamed = solve(width, rollout, "2");
+            let what = format!("{case:?} {width} {rollout}");
+            assert_same_answer_and_replays(&beamed, first, &what);
             assert_eq!(
-                untimed(solve(width, "1")),
+                untimed(solve(width, rollout, "1")),
                 untimed(beamed.clone()),
-                "{case:?}"
+                "{what}"
             );
             if width == "65536" {
                 assert!(

@@ -1,18 +1,25 @@
 //! A beam before the walk ([`Search::beam`]): the rest of the limit searched a layer at a
 //! time from the frontier's most promising positions only, in case a game is found there.
 //!
-//! Each layer keeps the `width` positions whose bound leaves the most moves to spare (then
-//! the fewest jumps left, [`Search::rank`], then the smallest word: a total order, so that
-//! the beam is the same on any number of threads), and looks every child within the limit up in the other side. A
-//! game found there is within the limit, and the searches before proved that none has
-//! fewer moves, so it is the answer; a beam that meets nothing proves nothing and changes
-//! nothing.
+//! Each layer keeps, for each bound (so each number of moves to spare), the `width`
+//! positions with the fewest jumps left, then the smallest word (a total order, so that the
+//! beam is the same on any number of threads), and looks every child within the limit up
+//! in the other side. A game found there is within the limit, and the searches before
+//! proved that none has fewer moves, so it is the answer; a beam that meets nothing proves
+//! nothing and changes nothing. With `PEGSOL_ROLLOUT=1` the best `2 * width` of each bound
+//! are scored first by a greedy game to the limit ([`Search::rollout`]), fewest jumps left
+//! at its end first.
+//!
+//! A width per bound, not for all: on tri:10's search bounded at 18, forward depth 10 holds
+//! 715,770 positions with a move to spare and 78,038,480 without; a beam narrower than the
+//! first group would never hold a position of the second, where every game from a start
+//! with no move to spare lies.
 //!
 //! Measured on tri:9's search bounded at 16, from forward depth 10 (45,615,364 positions,
 //! 5 moves left): a beam of width 2^16 meets a game in about 10 s, where the walk in the
 //! order of the words visited 88 million positions first. On tri:10's bounded at 18, from
 //! forward depth 10 (78,754,250 positions, 7 moves left), beams of 10^5, 10^6 and 10^7
-//! met none (docs/experiments.md).
+//! met none, nor did beams of 2^16 a bound, with or without rollouts (docs/experiments.md).
 
 use super::search::Search;
 use crate::error::{Error, Result};
@@ -21,7 +28,7 @@ use rayon::prelude::*;
 
 /// One position of a beam's layer: its rank ([`rank`], then its canonical word), the concrete
 /// position and the index of its parent in the layer before.
-type Node<K> = ((u16, K), K, u32);
+type Node<K> = ((u32, K), K, u32);
 
 /// A meeting within the limit (total moves, meeting position), the index of the parent and
 /// the child that met.
@@ -38,34 +45,126 @@ const MAX_WIDTH: usize = 1 << 20;
 /// The parents of a beam's layer expanded at once.
 const BEAM_SLICE: usize = 1 << 14;
 
-/// Keeps one node of each position (its first parent) and the best `width` of them.
-fn best_of<K: Bits>(kids: &mut Vec<Node<K>>, width: usize) {
+/// A beam's key for a position: its bound (high 16 bits), its rollout's jumps left
+/// (middle byte, 0 before a rollout) and its own jumps left (low byte).
+fn key(bound: usize, rolled: u32, left: u32) -> u32 {
+    (bound.min(0xffff) as u32) << 16 | rolled.min(255) << 8 | left.min(255)
+}
+
+/// Keeps one node of each position (its first parent) and the first `width` of each
+/// bound by key ([`per_bound`]).
+fn cut<K: Bits>(kids: &mut Vec<Node<K>>, width: usize) {
     kids.par_sort_unstable_by_key(|n| (n.0.1, n.2));
     kids.dedup_by_key(|n| n.0.1);
     kids.par_sort_unstable_by_key(|n| n.0);
-    kids.truncate(width);
+    per_bound(kids, width, |n| n.0.0);
     kids.shrink_to(2 * width);
 }
 
+/// Keeps, of `v` sorted by [`key`] (the bound in the high bits), the first `width` of each
+/// bound. A beam that kept the best `width` of all would, where the
+/// positions with a move to spare outnumber it, never look at one without: a game whose
+/// start leaves no move to spare under the bound (or that spends its spare move early)
+/// would never be in the beam.
+fn per_bound<T>(v: &mut Vec<T>, width: usize, rank: impl Fn(&T) -> u32) {
+    let mut group = None;
+    let mut n = 0usize;
+    v.retain(|x| {
+        let g = rank(x) >> 16;
+        if group != Some(g) {
+            group = Some(g);
+            n = 0;
+        }
+        n += 1;
+        n <= width
+    });
+}
+
 impl<K: Bits> Search<'_, K> {
+    /// Keeps the best `width` nodes of each bound ([`cut`]); with `rolls`, the best
+    /// `2 * width` of each bound by [`key`] are scored by their rollouts
+    /// ([`Search::rollout`], positions at `depth`) first.
+    fn best_of(&self, i: usize, depth: usize, kids: &mut Vec<Node<K>>, width: usize, rolls: bool) {
+        if rolls {
+            cut(kids, 2 * width);
+            kids.par_iter_mut().for_each(|n| {
+                n.0.0 |= self.rollout(i, depth, n.1).min(255) << 8;
+            });
+        }
+        cut(kids, width);
+    }
+
+    /// The jumps left after a greedy game from `pos` (at `depth`) to the limit: each move the
+    /// child within the bound with the fewest jumps left (then the smallest bound, then the
+    /// smallest word). A game of the fewest moves is a run of long moves within the bound;
+    /// the greedy game tells how many jumps a position's pegs still let the moves make.
+    fn rollout(&self, i: usize, depth: usize, pos: K) -> u32 {
+        let left = |x: K| self.jumps_left(i, x);
+        let (mut pos, mut d) = (pos, depth);
+        while d < self.limit {
+            let mut best: Option<(u32, usize, K)> = None;
+            self.moves(i, pos, &mut |next, _| {
+                let est = self.estimate(i, next);
+                if d + 1 + est > self.limit {
+                    return;
+                }
+                let k = (left(next), est, next);
+                if best.is_none_or(|b| k < b) {
+                    best = Some(k);
+                }
+            });
+            match best {
+                Some((_, _, next)) => (pos, d) = (next, d + 1),
+                None => break,
+            }
+        }
+        left(pos)
+    }
+
     /// Searches side `i`'s last `k` layers through the `width` most promising positions of
     /// each (see the module). Returns the game found, the search left as [`Search::dive`]
     /// leaves it; or `None`, the search untouched.
     pub(super) fn beam(&mut self, i: usize, k: usize, width: usize) -> Result<Option<(usize, K)>> {
         let base = self.sides[i].depth;
+        let rolls = super::search::rollout_setting();
         // The frontier's best `width`, a slice at a time (no more than twice the width kept).
-        let mut first: Vec<(u16, K)> = Vec::new();
+        let mut first: Vec<Node<K>> = Vec::new();
+        let mut all: Vec<(u32, u64)> = Vec::new();
         for slice in self.sides[i].frontier.chunks(BEAM_SLICE * 16) {
-            first.par_extend(slice.par_iter().map(|&x| (self.rank(i, x), x)));
-            if first.len() > 2 * width {
-                first.par_sort_unstable();
-                first.truncate(width);
+            let at = first.len();
+            first.par_extend(slice.par_iter().map(|&x| {
+                let est = self.estimate(i, x);
+                ((key(est, 0, self.jumps_left(i, x)), x), x, u32::MAX)
+            }));
+            if crate::observe::tracing() {
+                for x in &first[at..] {
+                    match all.iter_mut().find(|(g, _)| *g == x.0.0 >> 16) {
+                        Some((_, n)) => *n += 1,
+                        None => all.push((x.0.0 >> 16, 1)),
+                    }
+                }
+            }
+            if first.len() > 8 * width {
+                cut(&mut first, 2 * width);
             }
         }
-        first.par_sort_unstable();
-        first.truncate(width);
+        self.best_of(i, base, &mut first, width, rolls);
+        if crate::observe::tracing() {
+            let mut groups: Vec<(u32, usize)> = Vec::new();
+            for x in &first {
+                match groups.last_mut() {
+                    Some((g, n)) if *g == x.0.0 >> 16 => *n += 1,
+                    _ => groups.push((x.0.0 >> 16, 1)),
+                }
+            }
+            all.sort_unstable();
+            crate::observe::trace(&format!(
+                "beam of width {width} from depth {base}: (bound, positions) {groups:?} of \
+                 the frontier's {all:?}"
+            ));
+        }
         let mut levels: Vec<Vec<(K, u32)>> =
-            vec![first.into_iter().map(|(_, x)| (x, u32::MAX)).collect()];
+            vec![first.into_iter().map(|(_, x, p)| (x, p)).collect()];
         let (mut looked, mut dropped) = (0u64, 0u64);
         for d in 1..=k {
             let depth = base + d;
@@ -93,8 +192,8 @@ impl<K: Bits> Search<'_, K> {
                     continue;
                 }
                 kids.extend(found.into_iter().flat_map(|f| f.0));
-                if kids.len() > 2 * width {
-                    best_of(&mut kids, width);
+                if kids.len() > 8 * width {
+                    cut(&mut kids, 2 * width);
                 }
             }
             if let Some((m, p, next)) = met {
@@ -118,7 +217,26 @@ impl<K: Bits> Search<'_, K> {
             if d == k {
                 break;
             }
-            best_of(&mut kids, width);
+            self.best_of(i, depth, &mut kids, width, rolls);
+            if crate::observe::tracing() {
+                let best = |g: u32| {
+                    kids.iter()
+                        .find(|n| n.0.0 >> 16 == g)
+                        .map(|n| ((n.0.0 >> 8) & 255, n.0.0 & 255))
+                };
+                let bounds: Vec<u32> = {
+                    let mut b: Vec<u32> = kids.iter().map(|n| n.0.0 >> 16).collect();
+                    b.dedup();
+                    b
+                };
+                let firsts: Vec<(u32, Option<(u32, u32)>)> =
+                    bounds.iter().map(|&g| (g, best(g))).collect();
+                crate::observe::trace(&format!(
+                    "beam depth {depth}: {} kept; best per bound (bound, (rollout's jumps left, \
+                     jumps left)): {firsts:?}",
+                    kids.len()
+                ));
+            }
             levels.push(kids.into_iter().map(|(_, x, p)| (x, p)).collect());
         }
         if crate::observe::tracing() {
@@ -153,7 +271,7 @@ impl<K: Bits> Search<'_, K> {
             {
                 met = Some((m, p, next));
             }
-            kids.push(((self.rank_with(i, next, est), c), next, p));
+            kids.push(((key(est, 0, self.jumps_left(i, next)), c), next, p));
         });
         (kids, drop, met)
     }
@@ -163,8 +281,9 @@ impl<K: Bits> Search<'_, K> {
     /// stored sides; or the one width `PEGSOL_BEAM` sets (0: none).
     pub(super) fn beam_widths(&self, i: usize, k: usize) -> Vec<usize> {
         let left = self.max_bytes.saturating_sub(self.bytes_needed(i, 0)) / 2;
-        // A layer kept (position and parent), and the children kept between two cuts.
-        let per = (k * (size_of::<K>() + 4) + 2 * size_of::<Node<K>>()) as u64;
+        // A layer kept (position and parent), and the children kept between two cuts, for
+        // two bounds (a bound with a move to spare and one without).
+        let per = (2 * k * (size_of::<K>() + 4) + 8 * size_of::<Node<K>>()) as u64;
         let most = usize::try_from(left / per)
             .unwrap_or(usize::MAX)
             .min(MAX_WIDTH);
@@ -190,5 +309,38 @@ impl<K: Bits> Search<'_, K> {
         self.probed = Some((i, base + chain.len(), looked, dropped));
         self.walked = chain.len();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{key, per_bound};
+
+    #[test]
+    fn a_beam_keeps_its_width_of_each_bound() {
+        let mut v = vec![
+            key(3, 0, 5),
+            key(3, 0, 6),
+            key(3, 0, 9),
+            key(4, 0, 1),
+            key(4, 0, 2),
+            key(4, 0, 7),
+            key(6, 0, 0),
+        ];
+        v.sort_unstable();
+        per_bound(&mut v, 2, |&k| k);
+        assert_eq!(
+            v,
+            [
+                key(3, 0, 5),
+                key(3, 0, 6),
+                key(4, 0, 1),
+                key(4, 0, 2),
+                key(6, 0, 0)
+            ]
+        );
+        // The rollout's jumps left come before the position's own.
+        assert!(key(4, 1, 30) < key(4, 2, 3));
+        assert!(key(4, 9, 0) < key(5, 0, 0));
     }
 }

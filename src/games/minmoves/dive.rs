@@ -265,13 +265,18 @@ impl<K: Bits> Search<'_, K> {
 
     /// [`Search::rank`] for a position whose bound is `bound`.
     pub(super) fn rank_with(&self, i: usize, x: K, bound: usize) -> u16 {
+        rank(bound, self.jumps_left(i, x))
+    }
+
+    /// The jumps side `i` has still to make from `x`: forward its pegs, backward its empty
+    /// holes (one more than the jumps, the same order).
+    pub(super) fn jumps_left(&self, i: usize, x: K) -> u32 {
         let pegs = x.count_ones();
-        let left = if i == 0 {
+        if i == 0 {
             pegs
         } else {
             self.board.holes() as u32 - pegs
-        };
-        rank(bound, left)
+        }
     }
 
     /// How many positions a chunk's table may hold: the memory left beside the stored

@@ -417,6 +417,11 @@ fn trial_setting() -> bool {
     std::env::var("PEGSOL_TRIAL").map_or(true, |v| v != "0")
 }
 
+/// Whether beams score their positions by greedy rollouts (`PEGSOL_ROLLOUT=1`).
+pub(super) fn rollout_setting() -> bool {
+    std::env::var("PEGSOL_ROLLOUT").is_ok_and(|v| v == "1")
+}
+
 /// `PEGSOL_BEAM=w`: one beam of width `w` before a walk (0: none); unset, the widths of
 /// [`Search::beam_widths`].
 pub(super) fn beam_setting() -> Option<usize> {
