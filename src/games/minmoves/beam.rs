@@ -232,8 +232,8 @@ impl<K: Bits> Search<'_, K> {
                 let firsts: Vec<(u32, Option<(u32, u32)>)> =
                     bounds.iter().map(|&g| (g, best(g))).collect();
                 crate::observe::trace(&format!(
-                    "beam depth {depth}: {} kept; best per bound (bound, (rollout's jumps left, \
-                     jumps left)): {firsts:?}",
+                    "beam depth {depth}: {} kept; best per bound (bound, (pegs left after its \
+                     greedy game, pegs left); backward: empty holes): {firsts:?}",
                     kids.len()
                 ));
             }
