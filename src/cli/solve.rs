@@ -208,6 +208,7 @@ fn one_game(
 /// `DIR/min_moves.csv`.
 fn min_moves_table(args: &SolveArgs, board: &Board) -> Result<i32> {
     let classes = board.hole_classes();
+    let class_of = |h: usize| classes.iter().find(|c| c.contains(&h)).expect("a class");
     let mut starts: Vec<usize> = Vec::new();
     if args.start.holes.is_empty() {
         starts.extend(classes.iter().map(|c| c[0]));
@@ -216,8 +217,7 @@ fn min_moves_table(args: &SolveArgs, board: &Board) -> Result<i32> {
         // is searched from itself, so that its finishes are its own.
         for name in &args.start.holes {
             let h = board.hole(name)?;
-            let class = classes.iter().find(|c| c.contains(&h)).expect("a class");
-            if !starts.iter().any(|s| class.contains(s)) {
+            if !starts.iter().any(|s| class_of(h).contains(s)) {
                 starts.push(h);
             }
         }
@@ -249,9 +249,8 @@ fn min_moves_table(args: &SolveArgs, board: &Board) -> Result<i32> {
             },
         )?);
         // The class's rows are replaced under whichever of its cells named them before.
-        let class = classes.iter().find(|c| c.contains(&s)).expect("a class");
         done.extend(
-            class
+            class_of(s)
                 .iter()
                 .map(|&h| (board.name().to_string(), board.hole_name(h))),
         );

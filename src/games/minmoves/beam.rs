@@ -26,8 +26,8 @@ use crate::error::{Error, Result};
 use crate::geometry::bits::Bits;
 use rayon::prelude::*;
 
-/// One position of a beam's layer: its rank ([`rank`], then its canonical word), the concrete
-/// position and the index of its parent in the layer before.
+/// One position of a beam's layer: its [`key`] and canonical word, the concrete position and
+/// the index of its parent in the layer before.
 type Node<K> = ((u32, K), K, u32);
 
 /// A meeting within the limit (total moves, meeting position), the index of the parent and
@@ -80,6 +80,18 @@ fn per_bound<T>(v: &mut Vec<T>, width: usize, rank: impl Fn(&T) -> u32) {
     });
 }
 
+/// Of nodes sorted by [`key`], each bound's count and its first node's key, for traces.
+fn by_bound<K>(nodes: &[Node<K>]) -> Vec<(u32, usize, u32)> {
+    let mut groups: Vec<(u32, usize, u32)> = Vec::new();
+    for n in nodes {
+        match groups.last_mut() {
+            Some((g, c, _)) if *g == n.0.0 >> 16 => *c += 1,
+            _ => groups.push((n.0.0 >> 16, 1, n.0.0)),
+        }
+    }
+    groups
+}
+
 impl<K: Bits> Search<'_, K> {
     /// Keeps the best `width` nodes of each bound ([`cut`]); with `rolls`, the best
     /// `2 * width` of each bound by [`key`] are scored by their rollouts
@@ -129,7 +141,8 @@ impl<K: Bits> Search<'_, K> {
         let rolls = super::search::rollout_setting();
         // The frontier's best `width`, a slice at a time (no more than twice the width kept).
         let mut first: Vec<Node<K>> = Vec::new();
-        let mut all: Vec<(u32, u64)> = Vec::new();
+        // The frontier's positions of each bound, for the trace.
+        let mut all: std::collections::BTreeMap<u32, u64> = Default::default();
         for slice in self.sides[i].frontier.chunks(BEAM_SLICE * 16) {
             let at = first.len();
             first.par_extend(slice.par_iter().map(|&x| {
@@ -138,10 +151,7 @@ impl<K: Bits> Search<'_, K> {
             }));
             if crate::observe::tracing() {
                 for x in &first[at..] {
-                    match all.iter_mut().find(|(g, _)| *g == x.0.0 >> 16) {
-                        Some((_, n)) => *n += 1,
-                        None => all.push((x.0.0 >> 16, 1)),
-                    }
+                    *all.entry(x.0.0 >> 16).or_default() += 1;
                 }
             }
             if first.len() > 8 * width {
@@ -150,14 +160,10 @@ impl<K: Bits> Search<'_, K> {
         }
         self.best_of(i, base, &mut first, width, rolls);
         if crate::observe::tracing() {
-            let mut groups: Vec<(u32, usize)> = Vec::new();
-            for x in &first {
-                match groups.last_mut() {
-                    Some((g, n)) if *g == x.0.0 >> 16 => *n += 1,
-                    _ => groups.push((x.0.0 >> 16, 1)),
-                }
-            }
-            all.sort_unstable();
+            let groups: Vec<(u32, usize)> = by_bound(&first)
+                .into_iter()
+                .map(|(g, c, _)| (g, c))
+                .collect();
             crate::observe::trace(&format!(
                 "beam of width {width} from depth {base}: (bound, positions) {groups:?} of \
                  the frontier's {all:?}"
@@ -219,18 +225,10 @@ impl<K: Bits> Search<'_, K> {
             }
             self.best_of(i, depth, &mut kids, width, rolls);
             if crate::observe::tracing() {
-                let best = |g: u32| {
-                    kids.iter()
-                        .find(|n| n.0.0 >> 16 == g)
-                        .map(|n| ((n.0.0 >> 8) & 255, n.0.0 & 255))
-                };
-                let bounds: Vec<u32> = {
-                    let mut b: Vec<u32> = kids.iter().map(|n| n.0.0 >> 16).collect();
-                    b.dedup();
-                    b
-                };
-                let firsts: Vec<(u32, Option<(u32, u32)>)> =
-                    bounds.iter().map(|&g| (g, best(g))).collect();
+                let firsts: Vec<(u32, (u32, u32))> = by_bound(&kids)
+                    .into_iter()
+                    .map(|(g, _, k)| (g, ((k >> 8) & 255, k & 255)))
+                    .collect();
                 crate::observe::trace(&format!(
                     "beam depth {depth}: {} kept; best per bound (bound, (pegs left after its \
                      greedy game, pegs left); backward: empty holes): {firsts:?}",

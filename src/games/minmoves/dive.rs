@@ -260,12 +260,7 @@ impl<K: Bits> Search<'_, K> {
     /// bound first, then the fewest jumps left to make (forward the pegs, backward the
     /// empty holes).
     pub(super) fn rank(&self, i: usize, x: K) -> u16 {
-        self.rank_with(i, x, self.estimate(i, x))
-    }
-
-    /// [`Search::rank`] for a position whose bound is `bound`.
-    pub(super) fn rank_with(&self, i: usize, x: K, bound: usize) -> u16 {
-        rank(bound, self.jumps_left(i, x))
+        rank(self.estimate(i, x), self.jumps_left(i, x))
     }
 
     /// The jumps side `i` has still to make from `x`: forward its pegs, backward its empty
