@@ -8,7 +8,8 @@
 //! proved that none has fewer moves, so it is the answer; a beam that meets nothing proves
 //! nothing and changes nothing. With `PEGSOL_ROLLOUT=1` the best `2 * width` of each bound
 //! are scored first by a greedy game to the limit ([`Search::rollout`]), fewest jumps left
-//! at its end first.
+//! at its end first; the greedy game looks every child up in the other side, and a meeting
+//! within the limit there is a game too.
 //!
 //! A width per bound, not for all: on tri:10's search bounded at 18, forward depth 10 holds
 //! 715,770 positions with a move to spare and 78,038,480 without; a beam narrower than the
@@ -34,6 +35,9 @@ type Node<K> = ((u32, K), K, u32);
 /// the child that met.
 type Met<K> = ((usize, K), u32, K);
 
+/// A greedy game's meeting (total moves, meeting position) and its positions up to it.
+type Rolled<K> = ((usize, K), Vec<K>);
+
 /// A parent's children kept, the children the bound dropped, and its best meeting.
 type Children<K> = (Vec<Node<K>>, u64, Option<Met<K>>);
 
@@ -41,6 +45,13 @@ type Children<K> = (Vec<Node<K>>, u64, Option<Met<K>>);
 /// from forward depth 10 with 7 moves left, a beam of 10^6 took about 3 minutes on 2 cores
 /// and one of 10^7 about 50; neither met a game).
 const MAX_WIDTH: usize = 1 << 20;
+
+/// A greedy game's move is the child with the fewest of (jumps left + `GREEDY_BOUND` times
+/// its bound). Measured on tri:9's search bounded at 16 from forward depth 8 (7 layers
+/// left, as on tri:10 from depth 10): by the jumps left alone the narrowest beam with
+/// rollouts that met a game was 24,576 wide; with 4, 8, 16 or 100 here, 6,144 (1 or 2:
+/// none up to 16,384). A move that keeps the bound low keeps the moves to spare.
+const GREEDY_BOUND: u32 = 4;
 
 /// The parents of a beam's layer expanded at once.
 const BEAM_SLICE: usize = 1 << 14;
@@ -92,45 +103,97 @@ fn by_bound<K>(nodes: &[Node<K>]) -> Vec<(u32, usize, u32)> {
     groups
 }
 
+/// The positions from the beam's first layer after the frontier to the one whose parent is
+/// `p` in the last of `levels`, followed by `tail`.
+fn chain<K: Bits>(levels: &[Vec<(K, u32)>], mut p: u32, tail: Vec<K>) -> Vec<K> {
+    let mut back = Vec::new();
+    for level in levels[1..].iter().rev() {
+        back.push(level[p as usize].0);
+        p = level[p as usize].1;
+    }
+    back.reverse();
+    back.extend(tail);
+    back
+}
+
 impl<K: Bits> Search<'_, K> {
     /// Keeps the best `width` nodes of each bound ([`cut`]); with `rolls`, the best
     /// `2 * width` of each bound by [`key`] are scored by their rollouts
-    /// ([`Search::rollout`], positions at `depth`) first.
-    fn best_of(&self, i: usize, depth: usize, kids: &mut Vec<Node<K>>, width: usize, rolls: bool) {
+    /// ([`Search::rollout`], positions at `depth`) first. Returns the first meeting a
+    /// rollout made, in the layer's order (the same on any number of threads), with the
+    /// node it rolled from (as [`Met`]) and the rollout's positions; the nodes are then
+    /// left uncut.
+    fn best_of(
+        &self,
+        i: usize,
+        depth: usize,
+        kids: &mut Vec<Node<K>>,
+        width: usize,
+        rolls: bool,
+    ) -> Option<(Met<K>, Vec<K>)> {
+        let mut met = None;
         if rolls {
             cut(kids, 2 * width);
-            kids.par_iter_mut().for_each(|n| {
-                n.0.0 |= self.rollout(i, depth, n.1).min(255) << 8;
-            });
+            let found: Vec<Option<(Met<K>, Vec<K>)>> = kids
+                .par_iter_mut()
+                .map(|n| {
+                    let (left, game) = self.rollout(i, depth, n.1);
+                    n.0.0 |= left.min(255) << 8;
+                    game.map(|(m, path)| ((m, n.2, n.1), path))
+                })
+                .collect();
+            met = found.into_iter().flatten().next();
         }
-        cut(kids, width);
+        if met.is_none() {
+            cut(kids, width);
+        }
+        met
     }
 
-    /// The jumps left after a greedy game from `pos` (at `depth`) to the limit: each move the
-    /// child within the bound with the fewest jumps left (then the smallest bound, then the
-    /// smallest word). A game of the fewest moves is a run of long moves within the bound;
-    /// the greedy game tells how many jumps a position's pegs still let the moves make.
-    fn rollout(&self, i: usize, depth: usize, pos: K) -> u32 {
+    /// A greedy game from `pos` (at `depth`) to the limit: each move the child within the
+    /// bound with the fewest jumps left plus [`GREEDY_BOUND`] times its bound (then the
+    /// smallest bound, then the smallest word), every child looked up in the other side. Returns the jumps left at its end, and the
+    /// first meeting within the limit with the positions after `pos` up to it. A game of
+    /// the fewest moves is a run of long moves within the bound; the greedy game tells how
+    /// many jumps a position's pegs still let the moves make, and the lookups make it a
+    /// probe of the whole rest of the limit.
+    fn rollout(&self, i: usize, depth: usize, pos: K) -> (u32, Option<Rolled<K>>) {
         let left = |x: K| self.jumps_left(i, x);
+        let side = &self.sides[i];
         let (mut pos, mut d) = (pos, depth);
+        let mut path = Vec::new();
         while d < self.limit {
             let mut best: Option<(u32, usize, K)> = None;
+            let mut met: Option<((usize, K), K)> = None;
             self.moves(i, pos, &mut |next, _| {
                 let est = self.estimate(i, next);
-                if d + 1 + est > self.limit {
+                if d + 1 + est > self.limit || side.dist.contains(side.transforms.canonical(next)) {
                     return;
                 }
-                let k = (left(next), est, next);
+                if let Some(m) = self.meeting(i, d + 1, next)
+                    && m.0 <= self.limit
+                    && met.is_none_or(|b| (m, next) < b)
+                {
+                    met = Some((m, next));
+                }
+                let k = (left(next) + GREEDY_BOUND * est as u32, est, next);
                 if best.is_none_or(|b| k < b) {
                     best = Some(k);
                 }
             });
+            if let Some((m, next)) = met {
+                path.push(next);
+                return (0, Some((m, path)));
+            }
             match best {
-                Some((_, _, next)) => (pos, d) = (next, d + 1),
+                Some((_, _, next)) => {
+                    (pos, d) = (next, d + 1);
+                    path.push(next);
+                }
                 None => break,
             }
         }
-        left(pos)
+        (left(pos), None)
     }
 
     /// Searches side `i`'s last `k` layers through the `width` most promising positions of
@@ -158,7 +221,9 @@ impl<K: Bits> Search<'_, K> {
                 cut(&mut first, 2 * width);
             }
         }
-        self.best_of(i, base, &mut first, width, rolls);
+        if let Some(((m, _, _), path)) = self.best_of(i, base, &mut first, width, rolls) {
+            return self.rolled_into(i, (m, path), (0, 0), width).map(Some);
+        }
         if crate::observe::tracing() {
             let groups: Vec<(u32, usize)> = by_bound(&first)
                 .into_iter()
@@ -203,13 +268,7 @@ impl<K: Bits> Search<'_, K> {
                 }
             }
             if let Some((m, p, next)) = met {
-                let mut chain = vec![next];
-                let mut p = p;
-                for level in levels[1..].iter().rev() {
-                    chain.push(level[p as usize].0);
-                    p = level[p as usize].1;
-                }
-                chain.reverse();
+                let chain = chain(&levels, p, vec![next]);
                 self.take_beam(i, &chain, looked, dropped)?;
                 self.beamed = Some(width);
                 if crate::observe::tracing() {
@@ -223,7 +282,13 @@ impl<K: Bits> Search<'_, K> {
             if d == k {
                 break;
             }
-            self.best_of(i, depth, &mut kids, width, rolls);
+            if let Some(((m, p, pos), mut path)) = self.best_of(i, depth, &mut kids, width, rolls) {
+                path.insert(0, pos);
+                let chain = chain(&levels, p, path);
+                return self
+                    .rolled_into(i, (m, chain), (looked, dropped), width)
+                    .map(Some);
+            }
             if crate::observe::tracing() {
                 let firsts: Vec<(u32, (u32, u32))> = by_bound(&kids)
                     .into_iter()
@@ -244,6 +309,27 @@ impl<K: Bits> Search<'_, K> {
             ));
         }
         Ok(None)
+    }
+
+    /// Stores the game a rollout met (`chain`: its positions one move apart from the
+    /// frontier on) and returns its meeting.
+    fn rolled_into(
+        &mut self,
+        i: usize,
+        (m, chain): ((usize, K), Vec<K>),
+        (looked, dropped): (u64, u64),
+        width: usize,
+    ) -> Result<(usize, K)> {
+        self.take_beam(i, &chain, looked, dropped)?;
+        self.beamed = Some(width);
+        if crate::observe::tracing() {
+            crate::observe::trace(&format!(
+                "beam of width {width}: a greedy game met a game of {} moves from depth {}",
+                m.0,
+                self.sides[i].depth - chain.len()
+            ));
+        }
+        Ok(m)
     }
 
     /// The children of `pos` (at `depth - 1`, index `p` in its layer) within the limit and
