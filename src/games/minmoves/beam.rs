@@ -152,11 +152,11 @@ impl<K: Bits> Search<'_, K> {
 
     /// A greedy game from `pos` (at `depth`) to the limit: each move the child within the
     /// bound with the fewest jumps left plus [`GREEDY_BOUND`] times its bound (then the
-    /// smallest bound, then the smallest word), every child looked up in the other side. Returns the jumps left at its end, and the
-    /// first meeting within the limit with the positions after `pos` up to it. A game of
-    /// the fewest moves is a run of long moves within the bound; the greedy game tells how
-    /// many jumps a position's pegs still let the moves make, and the lookups make it a
-    /// probe of the whole rest of the limit.
+    /// smallest bound, then the smallest word), every child looked up in the other side.
+    /// Returns the jumps left at its end, and the first meeting within the limit with the
+    /// positions after `pos` up to it. A game of the fewest moves is a run of long moves
+    /// within the bound; the greedy game tells how many jumps a position's pegs still let
+    /// the moves make, and the lookups make it a probe of the whole rest of the limit.
     fn rollout(&self, i: usize, depth: usize, pos: K) -> (u32, Option<Rolled<K>>) {
         let left = |x: K| self.jumps_left(i, x);
         let side = &self.sides[i];
