@@ -222,7 +222,8 @@ impl<K: Bits> Search<'_, K> {
             }
         }
         if let Some(((m, _, _), path)) = self.best_of(i, base, &mut first, width, rolls) {
-            return self.rolled_into(i, (m, path), (0, 0), width).map(Some);
+            self.take_beam(i, &path, (0, 0), width, "a greedy game met")?;
+            return Ok(Some(m));
         }
         if crate::observe::tracing() {
             let groups: Vec<(u32, usize)> = by_bound(&first)
@@ -269,14 +270,7 @@ impl<K: Bits> Search<'_, K> {
             }
             if let Some((m, p, next)) = met {
                 let chain = chain(&levels, p, vec![next]);
-                self.take_beam(i, &chain, looked, dropped)?;
-                self.beamed = Some(width);
-                if crate::observe::tracing() {
-                    crate::observe::trace(&format!(
-                        "beam of width {width}: a game of {} moves at depth {depth}",
-                        m.0
-                    ));
-                }
+                self.take_beam(i, &chain, (looked, dropped), width, "a beam's layer met")?;
                 return Ok(Some(m));
             }
             if d == k {
@@ -285,9 +279,8 @@ impl<K: Bits> Search<'_, K> {
             if let Some(((m, p, pos), mut path)) = self.best_of(i, depth, &mut kids, width, rolls) {
                 path.insert(0, pos);
                 let chain = chain(&levels, p, path);
-                return self
-                    .rolled_into(i, (m, chain), (looked, dropped), width)
-                    .map(Some);
+                self.take_beam(i, &chain, (looked, dropped), width, "a greedy game met")?;
+                return Ok(Some(m));
             }
             if crate::observe::tracing() {
                 let firsts: Vec<(u32, (u32, u32))> = by_bound(&kids)
@@ -309,27 +302,6 @@ impl<K: Bits> Search<'_, K> {
             ));
         }
         Ok(None)
-    }
-
-    /// Stores the game a rollout met (`chain`: its positions one move apart from the
-    /// frontier on) and returns its meeting.
-    fn rolled_into(
-        &mut self,
-        i: usize,
-        (m, chain): ((usize, K), Vec<K>),
-        (looked, dropped): (u64, u64),
-        width: usize,
-    ) -> Result<(usize, K)> {
-        self.take_beam(i, &chain, looked, dropped)?;
-        self.beamed = Some(width);
-        if crate::observe::tracing() {
-            crate::observe::trace(&format!(
-                "beam of width {width}: a greedy game met a game of {} moves from depth {}",
-                m.0,
-                self.sides[i].depth - chain.len()
-            ));
-        }
-        Ok(m)
     }
 
     /// The children of `pos` (at `depth - 1`, index `p` in its layer) within the limit and
@@ -379,10 +351,24 @@ impl<K: Bits> Search<'_, K> {
         }
     }
 
-    /// Stores the positions of a game the beam found (`chain`, one move apart from the
-    /// frontier on), and its figures.
-    fn take_beam(&mut self, i: usize, chain: &[K], looked: u64, dropped: u64) -> Result<()> {
+    /// Stores the positions of a game the beam of `width` found (`chain`, one move apart
+    /// from the frontier on; `how`: a layer or a greedy game met it), and its figures.
+    fn take_beam(
+        &mut self,
+        i: usize,
+        chain: &[K],
+        (looked, dropped): (u64, u64),
+        width: usize,
+        how: &str,
+    ) -> Result<()> {
         let base = self.sides[i].depth;
+        if crate::observe::tracing() {
+            crate::observe::trace(&format!(
+                "beam of width {width}: {how} the other side {} moves after depth {base}",
+                chain.len()
+            ));
+        }
+        self.beamed = Some(width);
         let side = &mut self.sides[i];
         for (d, &x) in chain.iter().enumerate() {
             let d = u8::try_from(base + 1 + d).map_err(|_| Error::input("more than 255 moves"))?;
