@@ -79,7 +79,7 @@ impl<K: Bits> Search<'_, K> {
                     format!(
                         "; {side} depths {} to {d} walked depth first: {looked} positions \
                          looked up (once per chunk of the frontier reaching them), {dropped} \
-                         dropped by the bound",
+                         made and dropped by the bound",
                         d + 1 - self.walked
                     )
                 } else {

@@ -162,11 +162,22 @@ impl<'a, K: Bits> Search<'a, K> {
     /// chains are remembered. Forward, on full boards, repeats are rare and remembering
     /// them cost 9% of tri:7's time (docs/experiments.md).
     pub(super) fn moves(&self, side: usize, pos: K, f: &mut impl FnMut(K, &[(usize, usize)])) {
+        self.moves_from(side, pos, K::max_value(), f);
+    }
+
+    /// [`Search::moves`] whose moving peg starts in one of the holes of `starts`.
+    pub(super) fn moves_from(
+        &self,
+        side: usize,
+        pos: K,
+        starts: K,
+        f: &mut impl FnMut(K, &[(usize, usize)]),
+    ) {
         let steps = if side == 0 { &self.jumps } else { &self.undo };
         let mut path = Vec::new();
         let mut seen = Seen::with_hasher(ahash::RandomState::with_seeds(1, 2, 3, 4));
         for h in 0..steps.len() {
-            if pos & K::bit(h) != K::zero() {
+            if pos & starts & K::bit(h) != K::zero() {
                 Self::chain(steps, pos, h, &mut path, side == 1, &mut seen, f);
             }
         }

@@ -153,6 +153,45 @@ impl<K: Bits> Bound<K> {
         full - usize::from(done)
     }
 
+    /// The holes of the regions full in `pos`: a move whose first hole is not among them
+    /// leaves every full region full (no jump into a full region, nor over one of its pegs
+    /// from outside it), so the bound to a goal after it is at least the bound before it.
+    /// (The one peg such a move may leave cannot stand in a goal's full one-hole region:
+    /// that peg would still be there, and the moving peg beside it.) A search with no move
+    /// to spare under its limit needs only the moves from these holes.
+    ///
+    /// ```
+    /// use pegsol::{geometry::board::{Board, bit}, geometry::regions::{Bound, Regions}};
+    /// let b = Board::from_spec("tri:5")?;
+    /// let a1 = bit(b.hole("a1")?);
+    /// let bound = Bound::<u64>::new(&Regions::new(&b), &[a1], &[b.default_start()]);
+    /// // From the start (a1 empty): the two other corners and the edge holes (every pair
+    /// // of neighbours inside an edge is full); not the empty corner, nor the three holes
+    /// // inside the edges, which lie in no minimal region.
+    /// let full = bound.full_holes(b.default_start() as u64);
+    /// assert_eq!(full.count_ones(), 11);
+    /// assert_eq!(full & a1 as u64, 0);
+    /// assert_eq!(full & bit(b.hole("b3")?) as u64, 0);
+    /// // After a3-a1, a1 is full again and the left edge's pairs are open.
+    /// let p = b.parse_position("x/.x/.xx/xxxx/xxxxx")?;
+    /// let full = bound.full_holes(p as u64);
+    /// assert_eq!(full.count_ones(), 9);
+    /// assert_eq!(full & bit(b.hole("a4")?) as u64, 0);
+    /// # Ok::<(), pegsol::error::Error>(())
+    /// ```
+    #[inline]
+    pub fn full_holes(&self, pos: K) -> K {
+        let mut holes = pos & self.singles;
+        for z in &self.zones {
+            for &m in &z.masks {
+                if pos & m == m {
+                    holes = holes | m;
+                }
+            }
+        }
+        holes
+    }
+
     /// A lower bound on the moves from a source to `pos`.
     ///
     /// A source whose only empty hole is a one-hole region is left by a first jump into it
