@@ -180,7 +180,7 @@ impl<K: Bits> Search<'_, K> {
                         return w; // skipped: a chunk before it has a game
                     }
                     for &pos in positions {
-                        self.descend(pos, base, &mut w);
+                        self.descend(pos, base, self.estimate(i, pos), &mut w);
                         if w.hit {
                             first_hit.fetch_min(c, Ordering::Relaxed);
                             break;
@@ -338,16 +338,17 @@ impl<K: Bits> Search<'_, K> {
         Ok(best)
     }
 
-    /// Walks the positions up to `w.k` moves beyond the frontier from `pos`, at `depth`.
+    /// Walks the positions up to `w.k` moves beyond the frontier from `pos`, at `depth`,
+    /// whose bound is `bound`.
     ///
     /// A forward position with no move to spare under the limit makes only the moves that
     /// start in its full regions (with `w.skip`): any other leaves the bound where it was
     /// ([`crate::geometry::regions::Bound::full_holes`]), so its position would be dropped.
     /// On tri:10's search bounded at 18, walked from forward depth 10, 461 million of the
     /// 475 million positions of the first block were dropped by the bound.
-    fn descend(&self, pos: K, depth: usize, w: &mut Walk<K>) {
+    fn descend(&self, pos: K, depth: usize, bound: usize, w: &mut Walk<K>) {
         let next_depth = depth + 1;
-        let starts = if w.skip && depth + self.estimate(w.side, pos) >= self.limit {
+        let starts = if w.skip && depth + bound >= self.limit {
             self.bound.full_holes(pos)
         } else {
             K::max_value()
@@ -356,10 +357,10 @@ impl<K: Bits> Search<'_, K> {
             if w.hit || w.cut {
                 return;
             }
-            if self.visit(next, next_depth, w) {
+            if let Some(bound) = self.visit(next, next_depth, w) {
                 w.stack.push(next);
                 if !w.hit && !w.cut && next_depth < w.base + w.k {
-                    self.descend(next, next_depth, &mut *w);
+                    self.descend(next, next_depth, bound, &mut *w);
                 }
                 w.stack.pop();
             }
@@ -368,29 +369,30 @@ impl<K: Bits> Search<'_, K> {
 
     /// Takes child `next` at `next_depth` into walk `w`: the bound, the side's stored
     /// positions and the chunk's table of positions seen decide whether it is walked on
-    /// on; a meeting within the limit ends the walk.
-    fn visit(&self, next: K, next_depth: usize, w: &mut Walk<K>) -> bool {
+    /// (its bound, when it is); a meeting within the limit ends the walk.
+    fn visit(&self, next: K, next_depth: usize, w: &mut Walk<K>) -> Option<usize> {
         let i = w.side;
         let side = &self.sides[i];
         if w.looked + w.dropped >= w.cap {
             w.cut = true;
-            return false;
+            return None;
         }
         // The bound first: most children are dropped by it, and only a kept child (or
         // a dropped one while the next bound still needs a fresh position) needs its
         // canonical form and a lookup. A stored position was reached (and met) at its
         // true, smaller distance.
-        let f = next_depth + self.estimate(i, next);
+        let bound = self.estimate(i, next);
+        let f = next_depth + bound;
         if f > self.limit {
             if !(w.need_fresh && side.dist.contains(side.transforms.canonical(next))) {
                 w.pruned = Some(w.pruned.map_or(f, |p| p.min(f)));
             }
             w.dropped += 1;
-            return false;
+            return None;
         }
         let c = side.transforms.canonical(next);
         if side.dist.contains(c) {
-            return false;
+            return None;
         }
         if next_depth == w.base + 1 {
             w.fresh = true;
@@ -398,7 +400,7 @@ impl<K: Bits> Search<'_, K> {
         let d = next_depth as u8;
         let room = w.seen.len() < w.seen_cap;
         match w.seen.get_mut(&c) {
-            Some(s) if *s <= d => return false,
+            Some(s) if *s <= d => return None,
             Some(s) => *s = d,
             None if room => {
                 w.seen.insert(c, d);
@@ -417,7 +419,7 @@ impl<K: Bits> Search<'_, K> {
                 w.hit = true;
             }
         }
-        true
+        Some(bound)
     }
 }
 
