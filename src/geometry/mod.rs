@@ -12,6 +12,7 @@
 
 pub mod bits;
 pub mod board;
+pub mod last_move;
 pub mod lattice;
 pub mod moves;
 pub mod pagoda;

@@ -348,11 +348,26 @@ impl<K: Bits> Search<'_, K> {
     /// 475 million positions of the first block were dropped by the bound.
     fn descend(&self, pos: K, depth: usize, bound: usize, w: &mut Walk<K>) {
         let next_depth = depth + 1;
-        let starts = if w.skip && depth + bound >= self.limit {
+        // The skip rests on the regions' bound alone: a move from outside the full
+        // regions may take a position to one move from a single peg.
+        let tight = w.skip && depth + bound >= self.limit && {
+            // Above three the bound is the regions' (see `Search::estimate`).
+            bound > 3 || depth + self.regions_bound(w.side, pos) >= self.limit
+        };
+        let mut starts = if tight {
             self.bound.full_holes(pos)
         } else {
             K::max_value()
         };
+        // Into the last layer, while the backward side holds only the goals and the
+        // positions one move before them, a child must be one move from a single peg.
+        if w.skip
+            && next_depth == w.base + w.k
+            && self.sides[1].depth <= 1
+            && let Some(last) = &self.last
+        {
+            starts = starts & last.movers(pos);
+        }
         self.moves_from(w.side, pos, starts, &mut |next, _| {
             if w.hit || w.cut {
                 return;

@@ -6,6 +6,7 @@ use super::side::{Side, fixes};
 use crate::error::Result;
 use crate::geometry::bits::Bits;
 use crate::geometry::board::{Board, Pegs};
+use crate::geometry::last_move::LastMove;
 use crate::geometry::regions::Bound;
 use rayon::prelude::*;
 
@@ -26,6 +27,9 @@ pub(super) struct Search<'a, K: Bits> {
     pub(super) sides: [Side<K>; 2],
     /// Lower bounds on the moves to a goal (side 0) and from a source (side 1).
     pub(super) bound: &'a Bound<K>,
+    /// Forward, when every goal is a single peg: the test that a position is not one move
+    /// from one ([`LastMove`]), which raises the bound of such a position to two.
+    pub(super) last: Option<LastMove<K>>,
     /// Per side: whether the bound can differ between the images of a stored position
     /// (the side's symmetries do not fix the other side's sources), so that the smallest
     /// over the images must be taken.
@@ -83,6 +87,10 @@ impl<'a, K: Bits> Search<'a, K> {
             undo,
             sides: [Side::new(board, fwd), Side::new(board, bwd)],
             bound,
+            last: bwd
+                .iter()
+                .all(|g| g.count_ones() == 1)
+                .then(|| LastMove::new(board)),
             image_min: [!fixes(board, fwd, bwd), !fixes(board, bwd, fwd)],
             limit,
             pruned: None,
@@ -135,8 +143,25 @@ impl<'a, K: Bits> Search<'a, K> {
     }
 
     /// The bound of side `i` at a position (the same for all its images under the side's
-    /// symmetries).
+    /// symmetries): the Merson regions' ([`Search::regions_bound`]), and forward, where
+    /// that is at most two, the larger of it and [`LastMove::moves_left`] (two for a
+    /// position no move takes to a single peg, three where no move leaves one that a move
+    /// may): on tri:10's walk from forward depth 10, two thirds of the positions the walk
+    /// looked up were in its last layer, where a position must be one move from a finish
+    /// to meet the backward side's first layer, and most of the rest in the layer before.
+    #[inline]
     pub(super) fn estimate(&self, i: usize, pos: K) -> usize {
+        let b = self.regions_bound(i, pos);
+        match &self.last {
+            Some(last) if i == 0 && b <= 2 => b.max(last.moves_left(pos)),
+            _ => b,
+        }
+    }
+
+    /// The Merson regions' bound of side `i` at a position (the smallest over its images
+    /// where they can differ): a move that starts outside the position's full regions does
+    /// not lower it ([`Bound::full_holes`]).
+    pub(super) fn regions_bound(&self, i: usize, pos: K) -> usize {
         let h = |x: K| {
             if i == 0 {
                 self.bound.to_finish(x)
@@ -212,6 +237,12 @@ impl<'a, K: Bits> Search<'a, K> {
     pub(super) fn meeting(&self, i: usize, depth: usize, c: K) -> Option<(usize, K)> {
         let side = &self.sides[i];
         let other = &self.sides[1 - i];
+        // While the backward side holds only the goals and the positions one move before
+        // them, a forward position no move takes to a single peg is not among them: the
+        // look-up is spared (most positions of a walk's last layers on tri:10).
+        if i == 0 && other.depth <= 1 && self.last.as_ref().is_some_and(|l| !l.may_finish(c)) {
+            return None;
+        }
         if self.image_min[i] {
             (0..side.transforms.len())
                 .filter_map(|g| {
