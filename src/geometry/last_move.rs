@@ -205,6 +205,23 @@ mod tests {
         (0..b.holes()).any(|h| pos & bit(h) != 0 && chain(b, pos, h))
     }
 
+    /// Positions near the end of random games from `b`'s default start (the last `jumps`
+    /// jumps or fewer before the games end), and a few jumps undone from single pegs:
+    /// `(forward, backward)`, `n` of each.
+    fn samples(b: &Board, jumps: usize, n: usize) -> (Vec<Pegs>, Vec<Pegs>) {
+        let holes = b.holes();
+        let forward = crate::geometry::pagoda::random_games(
+            b,
+            &[b.default_start()],
+            false,
+            holes.saturating_sub(jumps)..=holes,
+            n,
+        );
+        let singles: Vec<Pegs> = (0..holes).map(bit).collect();
+        let backward = crate::geometry::pagoda::random_games(b, &singles, true, 1..=8, n);
+        (forward, backward)
+    }
+
     /// Every move whose position passes the test starts in `movers`, and `moves_left` drops
     /// by at most one, over every move of positions sampled from random games.
     #[test]
@@ -213,15 +230,7 @@ mod tests {
             let b = Board::from_spec(spec).unwrap();
             let last = LastMove::<u128>::new(&b);
             let n = b.holes();
-            let forward = crate::geometry::pagoda::random_games(
-                &b,
-                &[b.default_start()],
-                false,
-                n.saturating_sub(14)..=n,
-                1_000,
-            );
-            let singles: Vec<Pegs> = (0..n).map(bit).collect();
-            let backward = crate::geometry::pagoda::random_games(&b, &singles, true, 2..=8, 1_000);
+            let (forward, backward) = samples(&b, 14, 1_000);
             let (mut moves, mut kept) = (0, 0);
             for &pos in forward.iter().chain(&backward) {
                 let starts = last.movers(pos);
@@ -260,17 +269,7 @@ mod tests {
         for spec in ["tri:5", "tri:6", "tri:7", "english", "line:9"] {
             let b = Board::from_spec(spec).unwrap();
             let last = LastMove::<u128>::new(&b);
-            let start = b.default_start();
-            let n = b.holes();
-            let forward = crate::geometry::pagoda::random_games(
-                &b,
-                &[start],
-                false,
-                n.saturating_sub(12)..=n,
-                2_000,
-            );
-            let singles: Vec<Pegs> = (0..n).map(bit).collect();
-            let backward = crate::geometry::pagoda::random_games(&b, &singles, true, 1..=6, 2_000);
+            let (forward, backward) = samples(&b, 12, 2_000);
             let (mut finishing, mut refuted) = (0, 0);
             for &pos in forward.iter().chain(&backward) {
                 let fin = one_move_finishes(&b, pos);
