@@ -1,8 +1,7 @@
 //! The last move of a win: a test that a position is not one move from a single peg.
 //!
-//! The holes a peg can reach by jumping form its *lattice* (the holes joined by the two ends
-//! of some jump, and so on): on a triangle or a square board, the holes whose coordinates
-//! have the peg's parities. A jump's middle hole is a neighbour of its ends, so it lies on
+//! The holes a peg can reach by jumping lie on its *lattice*: a jump moves it two steps
+//! along a line, so the holes whose coordinates have the peg's parities. A jump's middle hole is a neighbour of its ends, so it lies on
 //! another lattice. A move that leaves one peg is made by that peg, and each of its jumps
 //! removes a peg standing in the middle of a jump whose ends are on the mover's lattice.
 //! So before the last move of a win, for the mover's lattice `L`: every peg but the mover
@@ -35,38 +34,23 @@ impl<K: Bits> LastMove<K> {
     /// # Ok::<(), pegsol::error::Error>(())
     /// ```
     pub fn new(board: &Board) -> Self {
-        let n = board.holes();
-        let mut parent: Vec<usize> = (0..n).collect();
-        fn root(parent: &mut [usize], mut h: usize) -> usize {
-            while parent[h] != h {
-                parent[h] = parent[parent[h]];
-                h = parent[h];
-            }
-            h
+        // A jump's ends are two steps apart along a line, so a lattice is a parity class
+        // of the cells' coordinates.
+        let parity = |h: usize| {
+            let (r, c) = board.cells()[h];
+            usize::from(r.rem_euclid(2) == 1) * 2 + usize::from(c.rem_euclid(2) == 1)
+        };
+        let mut lattices = [(K::zero(), K::zero()); 4];
+        for h in 0..board.holes() {
+            lattices[parity(h)].0 = lattices[parity(h)].0 | K::bit(h);
         }
         for j in board.jumps() {
-            let (a, b) = (root(&mut parent, j.from), root(&mut parent, j.to));
-            parent[a.max(b)] = a.min(b);
-        }
-        let mut lattices: Vec<(usize, K, K)> = Vec::new();
-        for h in 0..n {
-            let r = root(&mut parent, h);
-            match lattices.iter_mut().find(|l| l.0 == r) {
-                Some(l) => l.1 = l.1 | K::bit(h),
-                None => lattices.push((r, K::bit(h), K::zero())),
-            }
-        }
-        for j in board.jumps() {
-            let r = root(&mut parent, j.from);
-            if let Some(l) = lattices.iter_mut().find(|l| l.0 == r) {
-                l.2 = l.2 | K::bit(j.over);
-            }
+            lattices[parity(j.from)].1 = lattices[parity(j.from)].1 | K::bit(j.over);
         }
         LastMove {
             lattices: lattices
                 .into_iter()
-                .filter(|l| l.2 != K::zero())
-                .map(|l| (l.1, l.2))
+                .filter(|&(_, over)| over != K::zero())
                 .collect(),
         }
     }

@@ -350,10 +350,9 @@ impl<K: Bits> Search<'_, K> {
         let next_depth = depth + 1;
         // The skip rests on the regions' bound alone: a move from outside the full
         // regions may take a position to one move from a single peg.
-        let tight = w.skip && depth + bound >= self.limit && {
-            // Above three the bound is the regions' (see `Search::estimate`).
-            bound > 3 || depth + self.regions_bound(w.side, pos) >= self.limit
-        };
+        let tight = w.skip
+            && depth + bound >= self.limit
+            && depth + self.regions_part(w.side, pos, bound) >= self.limit;
         let mut starts = if tight {
             self.bound.full_holes(pos)
         } else {

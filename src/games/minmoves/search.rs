@@ -158,6 +158,17 @@ impl<'a, K: Bits> Search<'a, K> {
         }
     }
 
+    /// The regions' bound of a position whose [`Search::estimate`] is `bound`, computed
+    /// again only where the last move's test may have raised it (to three at most).
+    #[inline]
+    pub(super) fn regions_part(&self, i: usize, pos: K, bound: usize) -> usize {
+        if i != 0 || self.last.is_none() || bound > 3 {
+            bound
+        } else {
+            self.regions_bound(i, pos)
+        }
+    }
+
     /// The Merson regions' bound of side `i` at a position (the smallest over its images
     /// where they can differ): a move that starts outside the position's full regions does
     /// not lower it ([`Bound::full_holes`]).
