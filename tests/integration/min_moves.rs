@@ -664,3 +664,60 @@ fn a_killed_search_resumes_from_its_work_dir_and_a_damaged_one_is_refused() {
         "{err}"
     );
 }
+
+/// A walk of the last layers kept in a work directory (`PEGSOL_WALK_SAVE=0`: after every
+/// block) and stopped after a few blocks (`PEGSOL_WALK_STOP=n`, exit code 130) goes on from
+/// there when the same command runs again, on the same or another number of threads: the
+/// same answer, game and figures as the walk run at once, and the folder removed.
+#[test]
+fn a_walk_stopped_midway_goes_on_from_its_work_dir() {
+    let case = ["--board", "tri:7", "--hole", "a3"];
+    let vars = [
+        ("PEGSOL_DIVE", "4"),
+        ("PEGSOL_BEAM", "0"),
+        ("PEGSOL_TRIAL", "0"),
+        ("PEGSOL_WALK_SAVE", "0"),
+    ];
+    let once = untimed(solve_with(&case, &vars, "1"));
+    for (stop, first, then) in [
+        ("1", "1", "1"),
+        ("3", "1", "2"),
+        ("2", "2", "1"),
+        ("5", "1", "1"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let w = dir.path().to_str().unwrap();
+        let solve = |threads: &str, stop: Option<&str>| {
+            pegsol()
+                .args([
+                    "solve",
+                    "--min-moves",
+                    "--threads",
+                    threads,
+                    "--work-dir",
+                    w,
+                ])
+                .args(case)
+                .envs(vars)
+                .envs(stop.map(|s| ("PEGSOL_WALK_STOP", s)))
+                .output()
+                .unwrap()
+        };
+        let stopped = solve(first, Some(stop));
+        assert_eq!(stopped.status.code(), Some(130), "stop {stop}");
+        assert!(stopped.stdout.is_empty());
+        let again = solve(then, None);
+        let err = String::from_utf8(again.stderr).unwrap();
+        assert_eq!(again.status.code(), Some(0), "{err}");
+        assert!(
+            err.contains("pegsol: going on with the walk of the last 4 layers after"),
+            "stop {stop}: {err}"
+        );
+        assert_eq!(
+            untimed(String::from_utf8(again.stdout).unwrap()),
+            once,
+            "stopped after {stop} blocks on {first} threads, went on on {then}"
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}

@@ -17,6 +17,7 @@
 //! costs a fraction of the layer's expansion, which visits every child of every position.
 
 use super::search::Search;
+use super::work::WalkState;
 use crate::error::{Error, Result};
 use crate::geometry::bits::Bits;
 use rayon::prelude::*;
@@ -52,6 +53,8 @@ struct Walk<K: Bits> {
     looked: u64,
     /// The positions looked up at each depth below the frontier (1 to `k`), for the trace.
     per_depth: Vec<u64>,
+    /// The positions dropped by the bound at each depth below the frontier.
+    dropped_per_depth: Vec<u64>,
     dropped: u64,
     /// The positions a trial's chunk may visit (looked up or dropped), and whether it
     /// stopped there.
@@ -59,9 +62,11 @@ struct Walk<K: Bits> {
     cut: bool,
 }
 
-/// What walking a frontier found: each chunk's walk, in order, and whether one of them met
-/// a game within the limit.
+/// What walking a frontier found: the figures of the blocks that met no game within the
+/// limit (with those of the walk kept, when it went on from one), and each chunk's walk of
+/// the block that met one, in order, if one did.
 struct Walked<K: Bits> {
+    done: WalkState,
     walks: Vec<Walk<K>>,
     hit: bool,
 }
@@ -83,6 +88,12 @@ impl<K: Bits> Search<'_, K> {
     /// Walks the last `k` layers of side `i` depth first (see the module), and returns the best
     /// meeting with the other side as [`Search::probe`] does. The positions of the game found
     /// are stored, the rest not; the side's depth becomes its depth plus `k`.
+    ///
+    /// With a work directory, how far the walk has gone is kept every
+    /// minute (`PEGSOL_WALK_SAVE` seconds when set; see [`WalkState`]), and a run that finds a kept walk of the same
+    /// side, depth and layers goes on from there: its game and figures are those of a walk
+    /// run at once (the frontier is walked in the same order, and a block without a game
+    /// leaves nothing but figures).
     pub(super) fn dive(&mut self, i: usize, k: usize) -> Result<Option<(usize, K)>> {
         let seen_cap = self.seen_cap(i);
         self.order_frontier(i);
@@ -92,9 +103,48 @@ impl<K: Bits> Search<'_, K> {
         // its first chunk that has one (later chunks of the block are skipped, earlier ones
         // finished), so that the game found does not depend on timing.
         let block = chunk_size(k) * 16 * rayon::current_num_threads();
-        let walked = self.walk(i, k, &frontier, block, seen_cap, None);
+        let order = order_digest(&frontier);
+        let kept = self.kept_walk(i, k);
+        self.kept_walk = None;
+        let kept = match kept {
+            Some(w) if w.order == order => {
+                use thousands::Separable;
+                crate::observe::notice(&format!(
+                    "pegsol: going on with the walk of the last {k} layers after {} of {} frontier positions",
+                    w.walked.separate_with_commas(),
+                    frontier.len().separate_with_commas()
+                ));
+                Some(w)
+            }
+            Some(_) => {
+                crate::observe::notice(&format!(
+                    "pegsol: the walk of the last {k} layers kept was in another order (another \
+                     version of pegsol): it starts again"
+                ));
+                None
+            }
+            None => None,
+        };
+        let kept = kept.unwrap_or_else(|| WalkState {
+            side: i,
+            depth: self.sides[i].depth,
+            layers: k,
+            order,
+            looked_per_depth: vec![0; k],
+            dropped_per_depth: vec![0; k],
+            ..WalkState::default()
+        });
+        let walked = self.walk(i, k, &frontier, block, seen_cap, None, Some(kept))?;
         drop(frontier);
-        self.settle(i, k, walked.walks)
+        self.settle(i, k, walked)
+    }
+
+    /// The kept walk ([`Search::restore`]) if it is of side `i`'s last `k` layers from its
+    /// frontier now.
+    pub(super) fn kept_walk(&self, i: usize, k: usize) -> Option<WalkState> {
+        self.kept_walk
+            .clone()
+            .filter(|w| w.side == i && w.depth == self.sides[i].depth && w.layers == k)
     }
 
     /// A trial walk of side `i`'s last `k` layers (see the module): the frontier's first
@@ -118,18 +168,20 @@ impl<K: Bits> Search<'_, K> {
         self.order_frontier(i);
         let frontier = std::mem::take(&mut self.sides[i].frontier);
         let block = chunk_size(k) * TRIAL_BLOCK;
-        let walked = self.walk(i, k, &frontier, block, seen_cap, Some((budget, cap)));
+        let walked = self.walk(i, k, &frontier, block, seen_cap, Some((budget, cap)), None)?;
         if !walked.hit {
             self.sides[i].frontier = frontier;
             return Ok(None);
         }
         drop(frontier);
-        self.settle(i, k, walked.walks)
+        self.settle(i, k, walked)
     }
 
-    /// Walks `frontier` a block at a time (see [`Search::dive`]); a trial (`Some((budget,
-    /// cap))`) stops after a block that met no game once its chunks have visited `budget`
-    /// positions (a chunk that reaches its `cap` leaves the rest of its positions).
+    /// Walks `frontier` a block at a time (see [`Search::dive`]), from where `kept` left it;
+    /// a trial (`Some((budget, cap))`) stops after a block that met no game once its
+    /// chunks have visited `budget` positions (a chunk that reaches its `cap` leaves the rest
+    /// of its positions).
+    #[allow(clippy::too_many_arguments)]
     fn walk(
         &self,
         i: usize,
@@ -138,7 +190,8 @@ impl<K: Bits> Search<'_, K> {
         block: usize,
         seen_cap: usize,
         trial: Option<(u64, u64)>,
-    ) -> Walked<K> {
+        kept: Option<WalkState>,
+    ) -> Result<Walked<K>> {
         let base = self.sides[i].depth;
         let need_fresh = self.pruned.is_none();
         // Moves that can only be dropped are not made once a position at the limit's next
@@ -148,9 +201,21 @@ impl<K: Bits> Search<'_, K> {
         let skip = i == 0 && trial.is_none() && self.pruned == Some(self.limit + 1);
         let chunk = chunk_size(k);
         let cap = trial.map_or(u64::MAX, |t| t.1);
-        let mut walks: Vec<Walk<K>> = Vec::new();
-        let mut visited = 0u64;
-        for (b, positions) in frontier.chunks(block).enumerate() {
+        let mut done = kept.unwrap_or_else(|| WalkState {
+            side: i,
+            depth: base,
+            layers: k,
+            looked_per_depth: vec![0; k],
+            dropped_per_depth: vec![0; k],
+            ..WalkState::default()
+        });
+        let from = usize::try_from(done.walked).map_or(frontier.len(), |w| w.min(frontier.len()));
+        let blocks = frontier.len().div_ceil(block);
+        let skipped = from / block;
+        let save_every = save_every();
+        let mut saved = std::time::Instant::now();
+        for (b, positions) in frontier[from..].chunks(block).enumerate() {
+            let b = b + skipped;
             let first_hit = AtomicUsize::new(usize::MAX);
             let found: Vec<Walk<K>> = positions
                 .par_chunks(chunk)
@@ -172,6 +237,7 @@ impl<K: Bits> Search<'_, K> {
                         skip,
                         looked: 0,
                         per_depth: vec![0; k],
+                        dropped_per_depth: vec![0; k],
                         dropped: 0,
                         cap,
                         cut: false,
@@ -193,31 +259,32 @@ impl<K: Bits> Search<'_, K> {
                     w
                 })
                 .collect();
-            let hit = found.iter().any(|w| w.hit);
-            visited += found.iter().map(|w| w.looked + w.dropped).sum::<u64>();
-            walks.extend(found);
-            if hit {
+            if found.iter().any(|w| w.hit) {
                 if crate::observe::tracing() {
-                    crate::observe::trace(&format!(
-                        "walk: a game in block {} of {}",
-                        b + 1,
-                        frontier.len().div_ceil(block)
-                    ));
+                    crate::observe::trace(&format!("walk: a game in block {} of {blocks}", b + 1));
                 }
-                return Walked { walks, hit };
+                return Ok(Walked {
+                    done,
+                    walks: found,
+                    hit: true,
+                });
             }
+            // Every meeting of a walk is within the limit (the walk ends where the other
+            // side's depth makes up the limit), so a block without a game leaves only
+            // figures.
+            debug_assert!(found.iter().all(|w| w.best.is_none()));
+            for w in &found {
+                done.add(w);
+            }
+            done.walked += positions.len() as u64;
+            let visited = done.looked + done.dropped;
             if trial.is_none() && (b + 1).is_power_of_two() && crate::observe::tracing() {
-                let mut per_depth = vec![0u64; k];
-                for w in &walks {
-                    for (t, n) in per_depth.iter_mut().zip(&w.per_depth) {
-                        *t += n;
-                    }
-                }
                 crate::observe::trace(&format!(
-                    "walk of {k} layers: no game in {} of {} blocks ({visited} positions; \
-                     looked up per layer below the frontier: {per_depth:?})",
+                    "walk of {k} layers: no game in {} of {blocks} blocks ({visited} positions; \
+                     looked up per layer below the frontier: {:?}, dropped: {:?})",
                     b + 1,
-                    frontier.len().div_ceil(block)
+                    done.looked_per_depth,
+                    done.dropped_per_depth
                 ));
             }
             if trial.is_none() {
@@ -227,24 +294,38 @@ impl<K: Bits> Search<'_, K> {
                      positions visited)",
                     self.limit,
                     (b + 1).separate_with_commas(),
-                    frontier.len().div_ceil(block).separate_with_commas(),
+                    blocks.separate_with_commas(),
                     visited.separate_with_commas()
                 ));
+                if let Some(work) = self.work
+                    && saved.elapsed() >= save_every
+                {
+                    work.walked(&done)?;
+                    saved = std::time::Instant::now();
+                    // A run stopped here, for the tests of going on (`PEGSOL_WALK_STOP=n`:
+                    // after n blocks walked by this run).
+                    if stop_after().is_some_and(|n| b + 1 - skipped >= n) {
+                        return Err(Error::Interrupted);
+                    }
+                }
             }
             if let Some((budget, _)) = trial
                 && visited >= budget
             {
                 if crate::observe::tracing() {
                     crate::observe::trace(&format!(
-                        "trial walk of {k} layers: no game in {} of {} blocks ({visited} positions)",
+                        "trial walk of {k} layers: no game in {} of {blocks} blocks ({visited} positions)",
                         b + 1,
-                        frontier.len().div_ceil(block)
                     ));
                 }
                 break;
             }
         }
-        Walked { walks, hit: false }
+        Ok(Walked {
+            done,
+            walks: Vec::new(),
+            hit: false,
+        })
     }
 
     /// Puts side `i`'s frontier in the order it is walked: the positions whose bound leaves
@@ -301,20 +382,15 @@ impl<K: Bits> Search<'_, K> {
         usize::try_from(left / (SEEN_BYTES * shares)).unwrap_or(usize::MAX)
     }
 
-    /// Takes the walks' figures and best game into the search: the game's positions are
+    /// Takes the walk's figures and best game into the search: the game's positions are
     /// stored, and side `i` is `k` layers deeper.
-    fn settle(&mut self, i: usize, k: usize, walks: Vec<Walk<K>>) -> Result<Option<(usize, K)>> {
+    fn settle(&mut self, i: usize, k: usize, walked: Walked<K>) -> Result<Option<(usize, K)>> {
         let base = self.sides[i].depth;
-        let (mut looked, mut dropped, mut fresh) = (0, 0, false);
+        let mut done = walked.done;
         let mut best: Option<(usize, K)> = None;
         let mut chain = Vec::new();
-        for w in walks {
-            looked += w.looked;
-            dropped += w.dropped;
-            fresh |= w.fresh;
-            if let Some(p) = w.pruned {
-                self.pruned = Some(self.pruned.map_or(p, |q| q.min(p)));
-            }
+        for w in walked.walks {
+            done.add(&w);
             if let Some(b) = w.best
                 && best.is_none_or(|x| b < x)
             {
@@ -325,15 +401,18 @@ impl<K: Bits> Search<'_, K> {
                 }
             }
         }
+        if let Some(p) = done.pruned {
+            self.pruned = Some(self.pruned.map_or(p, |q| q.min(p)));
+        }
         let side = &mut self.sides[i];
         for (d, &x) in chain.iter().enumerate() {
             let d = u8::try_from(base + 1 + d).map_err(|_| Error::input("more than 255 moves"))?;
             side.dist.insert_one(side.transforms.canonical(x), d);
         }
         side.depth = base + k;
-        side.done = !fresh;
+        side.done = !done.fresh;
         side.previous = 0;
-        self.probed = Some((i, base + k, looked, dropped));
+        self.probed = Some((i, base + k, done.looked, done.dropped));
         self.walked = k;
         Ok(best)
     }
@@ -402,6 +481,7 @@ impl<K: Bits> Search<'_, K> {
                 w.pruned = Some(w.pruned.map_or(f, |p| p.min(f)));
             }
             w.dropped += 1;
+            w.dropped_per_depth[next_depth - w.base - 1] += 1;
             return None;
         }
         let c = side.transforms.canonical(next);
@@ -441,6 +521,57 @@ impl<K: Bits> Search<'_, K> {
 /// its side has still to make (see [`Search::rank`]).
 pub(super) fn rank(bound: usize, left: u32) -> u16 {
     (bound.min(255) as u16) << 8 | left.min(255) as u16
+}
+
+impl WalkState {
+    /// Adds a chunk's figures.
+    fn add<K: Bits>(&mut self, w: &Walk<K>) {
+        self.looked += w.looked;
+        self.dropped += w.dropped;
+        self.fresh |= w.fresh;
+        if let Some(p) = w.pruned {
+            self.pruned = Some(self.pruned.map_or(p, |q| q.min(p)));
+        }
+        for (t, n) in self.looked_per_depth.iter_mut().zip(&w.per_depth) {
+            *t += n;
+        }
+        for (t, n) in self.dropped_per_depth.iter_mut().zip(&w.dropped_per_depth) {
+            *t += n;
+        }
+    }
+}
+
+/// A CRC-32 of a frontier in its order.
+fn order_digest<K: Bits>(frontier: &[K]) -> u32 {
+    let mut crc = crc32fast::Hasher::new();
+    let mut buf = Vec::with_capacity(16 * 4096);
+    for part in frontier.chunks(4096) {
+        buf.clear();
+        for p in part {
+            buf.extend_from_slice(&Bits::to_u128(*p).to_le_bytes());
+        }
+        crc.update(&buf);
+    }
+    crc.finalize()
+}
+
+/// Seconds between two keepings of a walk's progress in the work directory:
+/// `PEGSOL_WALK_SAVE` (0: after every block), 60 unless set.
+fn save_every() -> std::time::Duration {
+    std::time::Duration::from_secs(
+        std::env::var("PEGSOL_WALK_SAVE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(60),
+    )
+}
+
+/// `PEGSOL_WALK_STOP`: the blocks a walk kept in a work directory walks before the run
+/// stops as if interrupted (for tests).
+fn stop_after() -> Option<usize> {
+    std::env::var("PEGSOL_WALK_STOP")
+        .ok()
+        .and_then(|v| v.parse().ok())
 }
 
 /// The frontier positions a chunk walks, fewer the more layers it spans.

@@ -54,6 +54,8 @@ pub(super) struct Search<'a, K: Bits> {
     pub(super) best: Option<(usize, K)>,
     /// Whether the search was picked up from a kept one ([`Search::restore`]).
     pub(super) restored: bool,
+    /// The walk the kept search was in, to go on with ([`Search::dive`]).
+    pub(super) kept_walk: Option<super::work::WalkState>,
 }
 
 /// The better of a best meeting so far and a new one (fewer moves; the first found on a
@@ -102,6 +104,7 @@ impl<'a, K: Bits> Search<'a, K> {
             work: None,
             best: None,
             restored: false,
+            kept_walk: None,
         }
     }
 
@@ -127,6 +130,7 @@ impl<'a, K: Bits> Search<'a, K> {
         }
         self.pruned = kept.pruned;
         self.best = kept.best;
+        self.kept_walk = kept.walk;
         self.restored = true;
     }
 
@@ -395,8 +399,14 @@ impl<'a, K: Bits> Search<'a, K> {
         let room = self.seen_cap(i) >= MIN_SEEN;
         if rest >= 2 && ((tight && room) || rest <= dive_setting()) {
             // Before the walk, beams of growing width: cheap beside it, and where games
-            // within the limit are many one of them meets one.
-            for width in self.beam_widths(i, rest) {
+            // within the limit are many one of them meets one (not again when a kept walk
+            // goes on: they met none).
+            let widths = if self.kept_walk(i, rest).is_some() {
+                Vec::new()
+            } else {
+                self.beam_widths(i, rest)
+            };
+            for width in widths {
                 self.meter.message(format!(
                     "(bound {}: a beam of width {width} through the {side} side's last {rest} \
                      layers)",

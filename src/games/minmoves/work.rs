@@ -50,6 +50,31 @@ struct SideState {
     files: Vec<(usize, u32)>,
 }
 
+/// A walk of a side's last layers under way ([`super::dive`]): how far along its frontier
+/// (in the order it is walked) it has gone without a game within the limit, and its
+/// figures so far, so that a run killed during a walk of hours goes on from there.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct WalkState {
+    /// The side walked, its depth at the frontier, and the layers walked below it.
+    pub(super) side: usize,
+    pub(super) depth: usize,
+    pub(super) layers: usize,
+    /// A CRC-32 of the frontier in the order it is walked (which rests on the bound: a
+    /// walk kept by another version of pegsol may not go on).
+    pub(super) order: u32,
+    /// Frontier positions walked, in the walk's order.
+    pub(super) walked: u64,
+    /// Positions looked up and dropped by the bound, whether a position one move beyond the
+    /// frontier was new to the side, and the smallest distance plus bound dropped.
+    pub(super) looked: u64,
+    pub(super) dropped: u64,
+    pub(super) fresh: bool,
+    pub(super) pruned: Option<usize>,
+    /// Positions looked up and dropped at each depth below the frontier (1 to `layers`).
+    pub(super) looked_per_depth: Vec<u64>,
+    pub(super) dropped_per_depth: Vec<u64>,
+}
+
 /// The manifest.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct Manifest {
@@ -66,6 +91,9 @@ struct Manifest {
     /// The best meeting of the sides so far: total moves, and the position (hexadecimal).
     best: Option<(usize, String)>,
     sides: [SideState; 2],
+    /// The walk under way, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    walk: Option<WalkState>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     crc32: Option<u32>,
 }
@@ -89,6 +117,7 @@ pub(super) struct Resume<K> {
     pub(super) pruned: Option<usize>,
     pub(super) best: Option<(usize, K)>,
     pub(super) sides: [KeptSide<K>; 2],
+    pub(super) walk: Option<WalkState>,
 }
 
 /// One side of a kept search: its layers from depth 1, its figures per depth from 0, and
@@ -202,6 +231,15 @@ impl Work {
                 done: s.done,
             };
         }
+        if let Some(w) = &m.walk
+            && (w.side > 1
+                || w.depth != m.sides[w.side].depth
+                || w.layers == 0
+                || w.looked_per_depth.len() != w.layers
+                || w.dropped_per_depth.len() != w.layers)
+        {
+            return Err(self.damaged(format!("{MANIFEST} names a walk of no layer kept")));
+        }
         let best = match &m.best {
             None => None,
             Some((t, x)) => match u128::from_str_radix(x, 16) {
@@ -217,6 +255,7 @@ impl Work {
             pruned: m.pruned,
             best,
             sides,
+            walk: m.walk,
         }))
     }
 
@@ -269,6 +308,7 @@ impl Work {
             pruned: None,
             best: None,
             sides: [sources(0), sources(1)],
+            walk: None,
             crc32: None,
         };
         self.write_manifest(m)?;
@@ -309,6 +349,19 @@ impl Work {
         s.layers = side.layers.clone();
         m.pruned = pruned;
         m.best = best.map(|(t, x)| (t, format!("{:x}", x.to_u128())));
+        m.walk = None;
+        self.write_manifest(m)
+    }
+
+    /// Keeps how far the walk under way has gone (see [`WalkState`]).
+    pub(super) fn walked(&self, walk: &WalkState) -> Result<()> {
+        let mut m = self
+            .manifest
+            .lock()
+            .unwrap()
+            .clone()
+            .expect("a search begun");
+        m.walk = Some(walk.clone());
         self.write_manifest(m)
     }
 
