@@ -22,6 +22,10 @@ use crate::geometry::board::Board;
 #[derive(Clone, Debug)]
 pub struct LastMove<K: Bits> {
     lattices: Vec<(K, K)>,
+    /// Per lattice, its jumps (either way) as (middle hole, both ends); and per hole of the
+    /// board, the jumps from it as (middle hole, other end).
+    jumps: Vec<Vec<(K, K)>>,
+    from: Vec<Vec<(K, K)>>,
 }
 
 impl<K: Bits> LastMove<K> {
@@ -41,17 +45,26 @@ impl<K: Bits> LastMove<K> {
             usize::from(r.rem_euclid(2) == 1) * 2 + usize::from(c.rem_euclid(2) == 1)
         };
         let mut lattices = [(K::zero(), K::zero()); 4];
+        let mut jumps = vec![Vec::new(); 4];
+        let mut from = vec![Vec::new(); board.holes()];
         for h in 0..board.holes() {
             lattices[parity(h)].0 = lattices[parity(h)].0 | K::bit(h);
         }
         for j in board.jumps() {
             lattices[parity(j.from)].1 = lattices[parity(j.from)].1 | K::bit(j.over);
+            if j.from < j.to {
+                jumps[parity(j.from)].push((K::bit(j.over), K::bit(j.from) | K::bit(j.to)));
+            }
+            from[j.from].push((K::bit(j.over), K::bit(j.to)));
         }
+        let kept: Vec<usize> = (0..4).filter(|&l| lattices[l].1 != K::zero()).collect();
         LastMove {
-            lattices: lattices
-                .into_iter()
-                .filter(|&(_, over)| over != K::zero())
+            lattices: kept.iter().map(|&l| lattices[l]).collect(),
+            jumps: kept
+                .iter()
+                .map(|&l| std::mem::take(&mut jumps[l]))
                 .collect(),
+            from,
         }
     }
 
@@ -92,10 +105,12 @@ impl<K: Bits> LastMove<K> {
     /// The holes a move from `pos` may start from if the position it leaves is to pass
     /// [`LastMove::may_finish`] (a superset: every such move starts in one of them).
     ///
-    /// A move by a peg of lattice `A` removes only pegs in `A`'s middle holes, so the pegs
-    /// of `pos` in neither `A`'s nor the next mover's (lattice `C`) middle holes stay, but
-    /// for the moving peg: at most one of them may stay, on `C`. Where two would, one of
-    /// them must be the mover; where three would, `A` cannot move.
+    /// A move by a peg of lattice `A` from `s` lands only on holes of `A` empty in `pos`
+    /// (or on `s`): the other pegs on `A` stay where they are, since it removes only pegs in
+    /// `A`'s middle holes. So it can remove only pegs in the middle of a jump whose ends are
+    /// both such holes. For the position it leaves to pass the test by lattice `C`, every
+    /// peg off `C`'s middle holes must be removed but one, on `C`, and the mover must land
+    /// in a middle hole of `C` (or, `A` being `C`, be that one).
     ///
     /// ```
     /// use pegsol::geometry::{Board, bit, last_move::LastMove};
@@ -106,33 +121,97 @@ impl<K: Bits> LastMove<K> {
     /// // a5-c5 over b5 leaves one peg.
     /// let p = b.parse_position("./../.../..../xx...")? as u64;
     /// assert_ne!(last.movers(p) & bit(b.hole("a5")?) as u64, 0);
+    /// // a4-a2, then e5-c5-a3-a1: of the five pegs only a4 can start such a move.
+    /// let p = b.parse_position("./../x../xx../...xx")? as u64;
+    /// assert_eq!(last.movers(p), bit(b.hole("a4")?) as u64);
+    /// // a1 can sweep a1-c3-c5-a3-a1 over b2, c4, b4 and a2, but two pegs of its lattice
+    /// // (a1 and a5) stay, and no other peg's move removes enough.
+    /// assert_eq!(last.movers(b.parse_position("x/xx/.../.xx./x..x.")? as u64), 0);
     /// # Ok::<(), pegsol::error::Error>(())
     /// ```
     #[inline]
     pub fn movers(&self, pos: K) -> K {
         let mut starts = K::zero();
-        for &(a_holes, a_over) in &self.lattices {
-            let movable = pos & a_holes;
+        for (a, &(a_holes, a_over)) in self.lattices.iter().enumerate() {
+            let mut movable = self.counted(pos, a_holes, a_over);
             if movable == K::zero() {
                 continue;
             }
-            for &(c_holes, c_over) in &self.lattices {
-                let stay = pos & !a_over & !c_over;
-                match stay.count_ones() {
-                    0 => starts = starts | movable,
-                    1 if stay & c_holes != K::zero() => starts = starts | movable,
-                    1 => starts = starts | (stay & movable),
-                    2 => {
-                        // One stays on C, the other moves.
-                        let on_c = stay & c_holes;
-                        if on_c != K::zero() && on_c != stay {
-                            starts = starts | (stay & !c_holes & movable);
-                        } else if on_c == stay {
-                            starts = starts | (stay & movable);
-                        }
-                    }
-                    _ => {}
+            let empty = a_holes & !pos;
+            // The pegs a move on A could remove whatever its start.
+            let mut open = K::zero();
+            for &(over, ends) in &self.jumps[a] {
+                if ends & !empty == K::zero() {
+                    open = open | over;
                 }
+            }
+            open = open & pos;
+            while movable != K::zero() {
+                let h = movable.trailing_zeros() as usize;
+                let s = K::bit(h);
+                movable = movable ^ s;
+                // And those it could remove starting from s.
+                let mut removable = open;
+                for &(over, to) in &self.from[h] {
+                    if to & empty != K::zero() {
+                        removable = removable | (over & pos);
+                    }
+                }
+                let rest = pos ^ s;
+                let landing = empty | s;
+                if rest & !removable == K::zero() {
+                    starts = starts | s; // it may remove every other peg
+                    continue;
+                }
+                let fits = self
+                    .lattices
+                    .iter()
+                    .enumerate()
+                    .any(|(c, &(c_holes, c_over))| {
+                        let left = rest & !c_over & !removable;
+                        if c == a {
+                            left == K::zero()
+                        } else {
+                            left.count_ones() <= 1
+                                && left & !c_holes == K::zero()
+                                && landing & c_over != K::zero()
+                        }
+                    });
+                if fits {
+                    starts = starts | s;
+                }
+            }
+        }
+        starts
+    }
+
+    /// The pegs of lattice `A` (`a_holes`, `a_over`) that may start a move leaving a
+    /// position that passes the test, by counting alone: the pegs in neither `A`'s nor the
+    /// next mover's (lattice `C`) middle holes stay but for the mover, and at most one of
+    /// them may stay, on `C` (a cheap first sieve for [`LastMove::movers`]).
+    #[inline]
+    fn counted(&self, pos: K, a_holes: K, a_over: K) -> K {
+        let movable = pos & a_holes;
+        let mut starts = K::zero();
+        if movable == K::zero() {
+            return starts;
+        }
+        for &(c_holes, c_over) in &self.lattices {
+            let stay = pos & !a_over & !c_over;
+            match stay.count_ones() {
+                0 => return movable,
+                1 if stay & c_holes != K::zero() => return movable,
+                1 => starts = starts | (stay & movable),
+                2 => {
+                    // One stays on C, the other moves.
+                    let on_c = stay & c_holes;
+                    if on_c != K::zero() && on_c != stay {
+                        starts = starts | (stay & !c_holes & movable);
+                    } else if on_c == stay {
+                        starts = starts | (stay & movable);
+                    }
+                }
+                _ => {}
             }
         }
         starts

@@ -246,7 +246,12 @@ impl<K: Bits> Search<'_, K> {
                         return w; // skipped: a chunk before it has a game
                     }
                     for &pos in positions {
-                        self.descend(pos, base, self.estimate(i, pos), &mut w);
+                        let bound = if skip {
+                            self.estimate_within(i, pos, self.limit - base)
+                        } else {
+                            self.estimate(i, pos)
+                        };
+                        self.descend(pos, base, bound, &mut w);
                         if w.hit {
                             first_hit.fetch_min(c, Ordering::Relaxed);
                             break;
@@ -418,7 +423,7 @@ impl<K: Bits> Search<'_, K> {
     }
 
     /// Walks the positions up to `w.k` moves beyond the frontier from `pos`, at `depth`,
-    /// whose bound is `bound`.
+    /// whose bound is `bound` (its regions' part where `w.skip`).
     ///
     /// A forward position with no move to spare under the limit makes only the moves that
     /// start in its full regions (with `w.skip`): any other leaves the bound where it was
@@ -427,11 +432,10 @@ impl<K: Bits> Search<'_, K> {
     /// 475 million positions of the first block were dropped by the bound.
     fn descend(&self, pos: K, depth: usize, bound: usize, w: &mut Walk<K>) {
         let next_depth = depth + 1;
-        // The skip rests on the regions' bound alone: a move from outside the full
-        // regions may take a position to one move from a single peg.
-        let tight = w.skip
-            && depth + bound >= self.limit
-            && depth + self.regions_part(w.side, pos, bound) >= self.limit;
+        // The skip rests on the regions' bound alone (a move from outside the full
+        // regions may take a position to one move from a single peg), which is what
+        // `bound` is where the skip is on ([`Search::estimate_within`]).
+        let tight = w.skip && depth + bound >= self.limit;
         let mut starts = if tight {
             self.bound.full_holes(pos)
         } else {
@@ -474,7 +478,11 @@ impl<K: Bits> Search<'_, K> {
         // a dropped one while the next bound still needs a fresh position) needs its
         // canonical form and a lookup. A stored position was reached (and met) at its
         // true, smaller distance.
-        let bound = self.estimate(i, next);
+        let bound = if w.skip {
+            self.estimate_within(i, next, self.limit.saturating_sub(next_depth))
+        } else {
+            self.estimate(i, next)
+        };
         let f = next_depth + bound;
         if f > self.limit {
             if !(w.need_fresh && side.dist.contains(side.transforms.canonical(next))) {
