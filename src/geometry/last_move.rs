@@ -10,7 +10,8 @@
 //!
 //! A position of two pegs or more where no lattice passes that test needs at least two more
 //! moves to one peg; every other, at least one; and one where no move can leave a position
-//! that passes it ([`LastMove::movers`]), at least three. As a lower bound on the moves left, this
+//! that passes it ([`LastMove::movers`]: a move lands only on its lattice's empty holes, so
+//! it removes only pegs in the middle of a jump between two of them), at least three. As a lower bound on the moves left, this
 //! drops by at most one per move (a position one move from a single peg passes the test),
 //! so taking the larger of it and another consistent bound (the Merson regions,
 //! [`crate::geometry::regions`]) is consistent too.

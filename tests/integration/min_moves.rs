@@ -721,3 +721,20 @@ fn a_walk_stopped_midway_goes_on_from_its_work_dir() {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }
+
+/// The committed tri:10 game (results/min_moves_tri10.txt, pegsol's answer to A127500's
+/// n = 10) replays through `check` in the 18 moves its first line states, to one peg.
+#[test]
+fn committed_tri10_game_replays_in_18_moves() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/min_moves_tri10.txt");
+    let solved = std::fs::read_to_string(path).unwrap();
+    let first = "# tri:10: fewest moves from any single vacancy to one peg anywhere: 18";
+    assert_same_answer_and_replays(&solved, first, "results/min_moves_tri10.txt");
+    let out = pegsol()
+        .args(["check", "-"])
+        .write_stdin(solved)
+        .output()
+        .unwrap();
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(report.contains("final position: 1 peg (g9)"), "{report}");
+}
