@@ -336,12 +336,7 @@ impl Work {
         let side = &sides[i];
         let path = self.layer_path(i, side.depth);
         let crc = self.write_layer(&path, &side.frontier)?;
-        let mut m = self
-            .manifest
-            .lock()
-            .unwrap()
-            .clone()
-            .expect("a search begun");
+        let mut m = self.current();
         let s = &mut m.sides[i];
         s.files.push((side.frontier.len(), crc));
         s.depth = side.depth;
@@ -355,14 +350,18 @@ impl Work {
 
     /// Keeps how far the walk under way has gone (see [`WalkState`]).
     pub(super) fn walked(&self, walk: &WalkState) -> Result<()> {
-        let mut m = self
-            .manifest
+        let mut m = self.current();
+        m.walk = Some(walk.clone());
+        self.write_manifest(m)
+    }
+
+    /// The manifest as last written.
+    fn current(&self) -> Manifest {
+        self.manifest
             .lock()
             .unwrap()
             .clone()
-            .expect("a search begun");
-        m.walk = Some(walk.clone());
-        self.write_manifest(m)
+            .expect("a search begun")
     }
 
     fn write_layer<K: Bits>(&self, path: &Path, layer: &[K]) -> Result<u32> {
