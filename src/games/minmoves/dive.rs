@@ -125,16 +125,8 @@ impl<K: Bits> Search<'_, K> {
             }
             None => None,
         };
-        let kept = kept.unwrap_or_else(|| WalkState {
-            side: i,
-            depth: self.sides[i].depth,
-            layers: k,
-            order,
-            looked_per_depth: vec![0; k],
-            dropped_per_depth: vec![0; k],
-            ..WalkState::default()
-        });
-        let walked = self.walk(i, k, &frontier, block, seen_cap, None, Some(kept))?;
+        let kept = kept.unwrap_or_else(|| WalkState::new(i, self.sides[i].depth, k, order));
+        let walked = self.walk(i, k, &frontier, block, seen_cap, None, kept)?;
         drop(frontier);
         self.settle(i, k, walked)
     }
@@ -168,7 +160,8 @@ impl<K: Bits> Search<'_, K> {
         self.order_frontier(i);
         let frontier = std::mem::take(&mut self.sides[i].frontier);
         let block = chunk_size(k) * TRIAL_BLOCK;
-        let walked = self.walk(i, k, &frontier, block, seen_cap, Some((budget, cap)), None)?;
+        let start = WalkState::new(i, self.sides[i].depth, k, 0);
+        let walked = self.walk(i, k, &frontier, block, seen_cap, Some((budget, cap)), start)?;
         if !walked.hit {
             self.sides[i].frontier = frontier;
             return Ok(None);
@@ -177,7 +170,7 @@ impl<K: Bits> Search<'_, K> {
         self.settle(i, k, walked)
     }
 
-    /// Walks `frontier` a block at a time (see [`Search::dive`]), from where `kept` left it;
+    /// Walks `frontier` a block at a time (see [`Search::dive`]), from where `done` left it;
     /// a trial (`Some((budget, cap))`) stops after a block that met no game once its
     /// chunks have visited `budget` positions (a chunk that reaches its `cap` leaves the rest
     /// of its positions).
@@ -190,7 +183,7 @@ impl<K: Bits> Search<'_, K> {
         block: usize,
         seen_cap: usize,
         trial: Option<(u64, u64)>,
-        kept: Option<WalkState>,
+        mut done: WalkState,
     ) -> Result<Walked<K>> {
         let base = self.sides[i].depth;
         let need_fresh = self.pruned.is_none();
@@ -201,14 +194,6 @@ impl<K: Bits> Search<'_, K> {
         let skip = i == 0 && trial.is_none() && self.pruned == Some(self.limit + 1);
         let chunk = chunk_size(k);
         let cap = trial.map_or(u64::MAX, |t| t.1);
-        let mut done = kept.unwrap_or_else(|| WalkState {
-            side: i,
-            depth: base,
-            layers: k,
-            looked_per_depth: vec![0; k],
-            dropped_per_depth: vec![0; k],
-            ..WalkState::default()
-        });
         let from = usize::try_from(done.walked).map_or(frontier.len(), |w| w.min(frontier.len()));
         let blocks = frontier.len().div_ceil(block);
         let skipped = from / block;
@@ -532,6 +517,20 @@ pub(super) fn rank(bound: usize, left: u32) -> u16 {
 }
 
 impl WalkState {
+    /// A walk of side `side`'s last `layers` layers from its frontier at `depth` (in the
+    /// order of CRC-32 `order`), not begun.
+    fn new(side: usize, depth: usize, layers: usize, order: u32) -> Self {
+        WalkState {
+            side,
+            depth,
+            layers,
+            order,
+            looked_per_depth: vec![0; layers],
+            dropped_per_depth: vec![0; layers],
+            ..WalkState::default()
+        }
+    }
+
     /// Adds a chunk's figures.
     fn add<K: Bits>(&mut self, w: &Walk<K>) {
         self.looked += w.looked;
